@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Everything the platform reads from its environment, read in one place. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Folder for the embedded database, its lock and the admin socket file. */
+  dataDir: string;
+  /** PostgreSQL server; when absent the platform runs on PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /**
+   * Base URL partners and browsers reach this platform at (entry URLs, menu download URLs).
+   * PUBLIC_URL, or http://localhost:<the port it listens on> once it listens.
+   */
+  publicUrl: string;
+  logLevel: string;
+  /** AES-256-GCM key for secrets the platform must be able to read back (webhook secrets, partner OAuth secrets). */
+  encryptionKey: Buffer;
+  bodyLimit: number;
+  /** Mount the sandbox partners under /sandbox and register them on first start. */
+  sandbox: boolean;
+  worker: { pollMs: number; leaseMs: number; concurrency: number };
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return n;
+}
+
+/**
+ * The key comes from ENCRYPTION_KEY (base64 of 32 bytes). Without it the platform keeps one in
+ * `<dataDir>/encryption.key`, readable only by its owner, so a fresh clone just works; processes
+ * on other machines sharing a PostgreSQL must be given the same ENCRYPTION_KEY.
+ */
+function encryptionKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  const raw = env.ENCRYPTION_KEY;
+  if (raw) {
+    const key = Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be base64 of exactly 32 bytes');
+    return key;
+  }
+  const file = join(dataDir, 'encryption.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 8080);
+  const dataDir = resolve(env.DATA_DIR || '.data');
+  const host = env.HOST || '0.0.0.0';
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL ?? '').replace(/\/$/, ''),
+    logLevel: env.LOG_LEVEL || 'info',
+    encryptionKey: encryptionKey(env, dataDir),
+    bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024),
+    sandbox: env.SANDBOX !== 'off',
+    worker: {
+      pollMs: int(env, 'WORKER_POLL_MS', 250),
+      leaseMs: int(env, 'WORKER_LEASE_MS', 30_000),
+      concurrency: int(env, 'WORKER_CONCURRENCY', 8),
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { join } from 'node:path';
+import * as schema from './schema/index.ts';
+import { lockDataDir } from './lock.ts';
+
+export { schema };
+
+/** One type for both drivers: every query in the platform is written once against it. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle; inside a transaction always use it, never the outer db (PGlite would wait forever). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either; functions that may run inside or outside a transaction take this. */
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  /** The server's URL, for work that needs a connection of its own (migrations, LISTEN). */
+  url?: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** An already-open PGlite (tests clone a migrated snapshot into one). */
+  pglite?: PGlite;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    pool.on('error', () => {}); // a dropped idle connection is replaced on next use
+    return {
+      db: drizzlePg(pool, { schema }) as unknown as Db,
+      driver: 'postgres',
+      url: opts.databaseUrl,
+      close: () => pool.end(),
+    };
+  }
+  if (opts.pglite) {
+    const client = opts.pglite;
+    return { db: drizzlePglite(client, { schema }) as unknown as Db, driver: 'pglite', close: () => client.close() };
+  }
+  if (!opts.dataDir) throw new Error('openDatabase needs databaseUrl, dataDir or pglite');
+  const release = lockDataDir(opts.dataDir);
+  try {
+    const client = await PGlite.create({ dataDir: join(opts.dataDir, 'pgdata') });
+    return {
+      db: drizzlePglite(client, { schema }) as unknown as Db,
+      driver: 'pglite',
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

@@ -1,0 +1,60 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * PGlite keeps the database in one process's memory and writes it back to the folder: a second
+ * process opening the same folder loses committed rows silently. This lock file (created with
+ * O_EXCL, holding the owner's pid) makes the second opener fail loudly instead.
+ */
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data folder ${dataDir} is in use by process ${pid}. Stop it, or use another DATA_DIR; ` +
+        'the stream-platform CLI reaches a running server through its admin endpoint instead.',
+    );
+  }
+}
+
+const LOCK_FILE = 'platform.lock';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid of the live process holding the folder, if any. */
+export function lockHolder(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes the folder's lock (clearing a stale one a dead process left); returns the release function. */
+export function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, LOCK_FILE);
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = lockHolder(dataDir);
+      if (holder !== undefined && holder !== process.pid) throw new DataDirLockedError(dataDir, holder);
+      rmSync(file, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}

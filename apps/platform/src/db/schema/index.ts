@@ -1,0 +1,3 @@
+/** Every table, one file per capability; drizzle-kit reads this folder to write migrations. */
+export * from './partners.ts';
+export * from './jobs.ts';

@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The outbox. A job is written in the same transaction as the state change that causes it, and
+ * claimed by any platform process with FOR UPDATE SKIP LOCKED plus a lease.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<unknown>().notNull(),
+    status: text('status', { enum: ['pending', 'running', 'succeeded', 'dead'] })
+      .notNull()
+      .default('pending'),
+    /** Attempts started so far (incremented when claimed, so a crash mid-attempt still counts). */
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Past this time no new attempt starts; the job goes dead. */
+    deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    /** Optional: one live job per key (e.g. one accept per order). */
+    dedupeKey: text('dedupe_key').unique(),
+    partnerId: text('partner_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_due').on(t.runAt).where(sql`status = 'pending'`),
+    index('jobs_leased').on(t.leaseUntil).where(sql`status = 'running'`),
+  ],
+);
+
+/** One row per HTTP attempt to a partner: what was sent, what came back, how long it took. */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: text('id').primaryKey(),
+    jobId: text('job_id').references(() => jobs.id),
+    partnerId: text('partner_id'),
+    attempt: integer('attempt').notNull(),
+    method: text('method').notNull(),
+    url: text('url').notNull(),
+    requestBody: text('request_body'),
+    responseStatus: integer('response_status'),
+    responseExcerpt: text('response_excerpt'),
+    latencyMs: integer('latency_ms').notNull(),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('delivery_attempts_job').on(t.jobId), index('delivery_attempts_partner').on(t.partnerId, t.createdAt)],
+);

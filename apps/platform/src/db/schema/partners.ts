@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** A POS, DSP, event provider or white-label partner. */
+export const partners = pgTable('partners', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['pos', 'dsp', 'events', 'white_label'] }).notNull(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  /** Where the partner's own endpoints live (POS/DSP/events). */
+  baseUrl: text('base_url'),
+  /** Encrypted: HMAC verification needs the secret itself. */
+  webhookSecretEnc: text('webhook_secret_enc').notNull(),
+  /** Client credentials the partner issued to the platform for merchant OAuth (encrypted secret). */
+  oauthClientId: text('oauth_client_id'),
+  oauthClientSecretEnc: text('oauth_client_secret_enc'),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: createdAt(),
+});
+
+/**
+ * An OAuth client of the Partner API. A partner's root client (org_id null) is made with the
+ * partner; partner tokens (`POST /tokens`) are clients limited to one org.
+ */
+export const apiClients = pgTable(
+  'api_clients',
+  {
+    id: text('id').primaryKey(),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    orgId: text('org_id'),
+    name: text('name').notNull(),
+    /** SHA-256 of the secret: secrets are 256-bit random, so a slow hash adds nothing. */
+    secretHash: text('secret_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_clients_partner_org').on(t.partnerId, t.orgId)],
+);
+
+/** One chain of access and refresh tokens from a single client-credentials grant. */
+export const tokenFamilies = pgTable('token_families', {
+  id: text('id').primaryKey(),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => apiClients.id),
+  scopes: text('scopes').array().notNull(),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  revokedReason: text('revoked_reason'),
+});
+
+export const refreshTokens = pgTable('refresh_tokens', {
+  id: text('id').primaryKey(),
+  familyId: text('family_id')
+    .notNull()
+    .references(() => tokenFamilies.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** JWT signing keys. The newest unretired key signs; all keys not yet expired are in the JWKS. */
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  alg: text('alg').notNull(),
+  privateJwkEnc: text('private_jwk_enc').notNull(),
+  publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  /** Stops signing from this time; still verifies until tokens it signed have expired. */
+  retiredAt: timestamp('retired_at', { withTimezone: true }),
+});
+
+export const orgs = pgTable(
+  'orgs',
+  {
+    id: text('id').primaryKey(),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    name: text('name').notNull(),
+    /** The partner's own id for this organisation. */
+    providerId: text('provider_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('orgs_partner_provider').on(t.partnerId, t.providerId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    phoneNumber: text('phone_number'),
+    role: text('role').notNull().default('owner'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_org_email').on(t.orgId, sql`lower(${t.email})`)],
+);

@@ -1,0 +1,100 @@
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import { ApiError, errorBody } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The exact bytes of a JSON or form body, for HMAC verification. */
+    rawBody?: Buffer;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * A Fastify instance with the platform's cross-cutting behaviour: request ids, raw bodies kept
+ * for signatures, Zod validation, and one error body for every failure (never a stack trace).
+ */
+export function createHttpServer(opts: {
+  logger: FastifyBaseLogger | false;
+  bodyLimit: number;
+}): FastifyInstance {
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    bodyLimit: opts.bodyLimit,
+    // Accept a caller's X-Request-Id when it is sane, so a partner can correlate; else mint one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
+    },
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'buffer' }, (req, body, done) => {
+    const raw = body as Buffer;
+    req.rawBody = raw;
+    if (raw.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(raw.toString('utf8'), noProto));
+    } catch (err) {
+      done(new ApiError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`), undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
+    req.rawBody = body as Buffer;
+    done(null, Object.fromEntries(new URLSearchParams((body as Buffer).toString('utf8'))));
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    const send = (status: number, code: string, message: string, details?: { path: string; message: string }[]) =>
+      reply.status(status).send(errorBody(code, message, req.id, details));
+    if (err instanceof ApiError) return send(err.status, err.code, err.message, err.details);
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const where = err.validationContext ?? 'body';
+      const details = err.validation.map((v) => ({
+        path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.') : ''}`,
+        message: v.message ?? 'is invalid',
+      }));
+      const first = details[0];
+      return send(400, 'validation_failed', first ? `${first.path}: ${first.message}` : 'The request is invalid.', details);
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(413, 'payload_too_large', `The body is larger than the ${opts.bodyLimit} byte limit.`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(415, 'unsupported_media_type', 'Send the body as application/json.');
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(400, 'invalid_json', 'The body is not valid JSON.');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return send(400, 'invalid_json', 'Content-Length does not match the body.');
+    }
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      return send(err.statusCode, err.statusCode === 404 ? 'not_found' : 'validation_failed', err.message);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return send(500, 'internal_error', `Something went wrong on our side; quote ${req.id} to support.`);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply
+      .status(404)
+      .send(errorBody('not_found', `There is no ${req.method} ${req.url.split('?')[0]} route.`, req.id));
+  });
+  return app;
+}
+
+/** JSON.parse reviver that drops `__proto__` keys (prototype poisoning). */
+function noProto(key: string, value: unknown) {
+  return key === '__proto__' ? undefined : value;
+}
