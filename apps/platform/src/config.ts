@@ -12,7 +12,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /**
    * Base URL partners and browsers reach this platform at (entry URLs, menu download URLs).
-   * PUBLIC_URL, or http://localhost:<the port it listens on> once it listens.
+   * PUBLIC_URL, else http://localhost:PORT (with PORT=0, filled in once the port is known).
    */
   publicUrl: string;
   logLevel: string;
@@ -63,7 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
-    publicUrl: (env.PUBLIC_URL ?? '').replace(/\/$/, ''),
+    publicUrl: (env.PUBLIC_URL || (port ? `http://localhost:${port}` : '')).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL || 'info',
     encryptionKey: encryptionKey(env, dataDir),
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024),

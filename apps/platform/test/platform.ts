@@ -25,6 +25,7 @@ export async function startTestPlatform(overrides: Partial<Config> = {}): Promis
     ...base,
     port: 0,
     host: '127.0.0.1',
+    publicUrl: '', // filled in with the real port once listening
     sandbox: false,
     logLevel: 'silent',
     worker: { pollMs: 20, leaseMs: 5_000, concurrency: 8 },

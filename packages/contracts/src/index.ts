@@ -1,0 +1,4 @@
+export * from './common.ts';
+export * from './errors.ts';
+export * from './operation.ts';
+export * from './apis/index.ts';
