@@ -1,3 +1,4 @@
 /** Every table, one file per capability; drizzle-kit reads this folder to write migrations. */
 export * from './partners.ts';
 export * from './jobs.ts';
+export * from './lifecycle.ts';

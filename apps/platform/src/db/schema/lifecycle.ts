@@ -1,0 +1,20 @@
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Append-only record of what happened to a partner's integrations and locations. Billing reports
+ * are computed from it (never from counters that could drift), and support reads it as history.
+ */
+export const lifecycleEvents = pgTable(
+  'lifecycle_events',
+  {
+    id: text('id').primaryKey(),
+    /** The white-label partner that owns the org (the one billed). */
+    partnerId: text('partner_id').notNull(),
+    orgId: text('org_id').notNull(),
+    subjectType: text('subject_type', { enum: ['org', 'integration', 'location'] }).notNull(),
+    subjectId: text('subject_id').notNull(),
+    event: text('event').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('lifecycle_partner_at').on(t.partnerId, t.at), index('lifecycle_subject').on(t.subjectId, t.at)],
+);

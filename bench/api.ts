@@ -1,0 +1,106 @@
+/**
+ * `npm run bench`: throughput and latency of POST /oauth/token and an authenticated GET /tokens,
+ * against a bare Fastify JSON route as the baseline, all on 127.0.0.1. Prints a table and the
+ * ratios to the baseline. Figures depend on the machine: compare runs on the same one.
+ */
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../apps/platform/src/config.ts';
+import { createPartner } from '../apps/platform/src/partners/service.ts';
+import { startPlatform } from '../apps/platform/src/server.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(name: string, opts: autocannon.Options): Promise<Row> {
+  // A short warm-up so JIT and connection set-up do not count.
+  await autocannon({ ...opts, duration: 2, connections: CONNECTIONS });
+  const r = await autocannon({ ...opts, duration: DURATION, connections: CONNECTIONS });
+  const errors = r.errors + r.timeouts + r.non2xx;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stream-bench-'));
+  const config = {
+    ...loadConfig({ DATA_DIR: dataDir }),
+    port: 0,
+    host: '127.0.0.1',
+    publicUrl: '',
+    sandbox: false,
+    logLevel: 'silent',
+  };
+  const platform = await startPlatform(config, { logger: pino({ level: 'silent' }) });
+  const baseline = Fastify();
+  baseline.get('/json', async () => ({ hello: 'world' }));
+  await baseline.listen({ port: 0, host: '127.0.0.1' });
+  const baselineUrl = `http://127.0.0.1:${(baseline.server.address() as { port: number }).port}`;
+  try {
+    const creds = await createPartner(platform.app.ctx.db, config.encryptionKey, {
+      kind: 'white_label',
+      slug: 'bench-partner',
+      name: 'Bench partner',
+    });
+    const tokenBody = JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: creds.client_id,
+      client_secret: creds.client_secret,
+    });
+    const post = (url: string, body: unknown, token?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      }).then(async (r) => {
+        if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
+        return r.json() as Promise<Record<string, string>>;
+      });
+    const { access_token } = await post(`${platform.url}/oauth/token`, JSON.parse(tokenBody));
+    const { org_id } = await post(
+      `${platform.url}/onboarding/org`,
+      { name: 'Bench org', provider_id: 'bench-1', user: { email: 'o@example.com', first_name: 'O', last_name: 'B' } },
+      access_token,
+    );
+    await post(`${platform.url}/tokens`, { org_id, token_name: 'bench', scopes: ['user'] }, access_token);
+
+    const rows = [
+      await measure('bare Fastify JSON route (baseline)', { url: `${baselineUrl}/json` }),
+      await measure('POST /oauth/token', {
+        url: `${platform.url}/oauth/token`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: tokenBody,
+      }),
+      await measure('GET /tokens (authenticated)', {
+        url: `${platform.url}/tokens?org_id=${org_id}`,
+        headers: { authorization: `Bearer ${access_token}` },
+      }),
+    ];
+    const base = rows[0]!;
+    console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, driver ${platform.app.ctx.database.driver}\n`);
+    console.log('| route | req/s | p50 ms | p99 ms | errors | throughput vs baseline |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const ratio = (r.rps / base.rps).toFixed(3);
+      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} |`);
+    }
+  } finally {
+    await baseline.close();
+    await platform.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
