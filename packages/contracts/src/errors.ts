@@ -28,6 +28,7 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const ERROR_CODES = {
   // generic request problems
   invalid_json: { status: 400, description: 'The body is not valid JSON.' },
+  invalid_request: { status: 400, description: 'The URL cannot be routed (undecodable, NUL character, over-long parameter).' },
   validation_failed: { status: 400, description: 'A field is missing, of the wrong type or out of range.' },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not one the endpoint accepts.' },
   payload_too_large: { status: 413, description: 'The body is larger than the 1 MiB limit.' },
@@ -41,6 +42,12 @@ export const ERROR_CODES = {
   invalid_token: { status: 401, description: 'The bearer token is malformed, its signature is wrong, or it was revoked.' },
   token_expired: { status: 401, description: 'The bearer token has expired; request a new one.' },
   insufficient_scope: { status: 403, description: 'The token lacks a scope the endpoint requires.' },
+  org_limited_token: {
+    status: 403,
+    description: 'The token is limited to one organisation (a partner token) and cannot do this; use your root API client.',
+  },
+  // organisations
+  org_already_exists: { status: 409, description: 'You already have an organisation with this provider_id.' },
   // OAuth token endpoint
   invalid_client: { status: 401, description: 'Unknown client_id or wrong client_secret.' },
   unsupported_grant_type: { status: 400, description: 'grant_type is neither client_credentials nor refresh_token.' },
@@ -53,12 +60,102 @@ export const ERROR_CODES = {
   },
   // webhook signatures
   signature_missing: { status: 401, description: 'The `Stream-Webhook-Signature` header is absent.' },
-  signature_malformed: { status: 401, description: 'The signature is not 64 lower-case hex characters.' },
+  signature_malformed: {
+    status: 401,
+    description: 'The signature is not 64 hex characters (send lower-case; upper-case is accepted).',
+  },
   signature_mismatch: {
     status: 401,
     description: 'The signature does not match an HMAC-SHA256 of the raw body with your webhook secret.',
   },
   unknown_partner: { status: 404, description: 'No partner with that id or slug.' },
+  // white-label SSO (like OAuth's invalid_grant: 400, one code per reason)
+  sso_token_invalid: { status: 400, description: 'The sso_login_token is unknown or malformed.' },
+  sso_token_expired: {
+    status: 400,
+    description: 'The sso_login_token is past its 5-minute lifetime; generate a new one.',
+  },
+  sso_token_redeemed: { status: 400, description: 'The sso_login_token was already used; each works once.' },
+  // billing
+  report_not_found: {
+    status: 404,
+    description: 'No billing report for that month: it is before your first recorded event or in the future.',
+  },
+  // endpoints a POS or DSP builds (the sandbox answers these; wire-notes: 401 on a bad exchange)
+  grant_rejected: {
+    status: 401,
+    description:
+      'The authorization code or refresh token is unknown, expired, already used or issued to another client.',
+  },
+  connection_failed: { status: 400, description: 'The location could not be connected or disconnected.' },
+  // onboarding (integrations, locations, bindings)
+  invalid_transition: {
+    status: 409,
+    description:
+      'The resource is in a state that does not allow this change; `details` lists the allowed moves.',
+  },
+  unknown_source: {
+    status: 400,
+    description: '`source` is not the slug of a POS or DSP partner of that `type`.',
+  },
+  partner_not_configured: {
+    status: 409,
+    description:
+      'The POS or DSP has no base URL or OAuth client credentials registered with the platform yet.',
+  },
+  invalid_entry_token: {
+    status: 404,
+    description: 'The entry URL is unknown, malformed or no longer valid.',
+  },
+  invalid_oauth_state: {
+    status: 400,
+    description:
+      'The OAuth callback `state` is missing, forged or already used; start again from the entry URL.',
+  },
+  oauth_exchange_failed: {
+    status: 400,
+    description:
+      'The POS or DSP refused to exchange the authorization code; it may be wrong, expired or used.',
+  },
+  oauth_denied: { status: 400, description: 'The merchant or the partner cancelled the authorization.' },
+  integration_not_active: {
+    status: 409,
+    description:
+      'The integration has no usable merchant grant yet (or any more); finish or redo the OAuth step.',
+  },
+  integration_needs_reconnection: {
+    status: 409,
+    description:
+      "The merchant's grant was rejected on refresh; reconnect through the entry URL or PUT a new code.",
+  },
+  integration_type_mismatch: {
+    status: 400,
+    description:
+      'The integration is of the other type (ingest needs a POS integration, bind a DSP integration).',
+  },
+  partner_unreachable: {
+    status: 502,
+    description: 'The POS or DSP did not answer, or answered with something that is not its contract.',
+  },
+  unknown_location: {
+    status: 400,
+    description:
+      'A location named in the body is unknown: not listed by the partner, or not in the organisation.',
+  },
+  location_not_bindable: {
+    status: 409,
+    description:
+      'The POS location is being deprovisioned or is not in the organisation of the DSP integration.',
+  },
+  location_already_bound: {
+    status: 409,
+    description:
+      'The POS location already holds a binding to that DSP, or the store is already bound in this org.',
+  },
+  store_held_by_another_org: {
+    status: 409,
+    description: 'That DSP store is bound to a location of another organisation.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,5 +1,14 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorBody } from './errors.ts';
 
@@ -26,38 +35,77 @@ export function createHttpServer(opts: {
     // Accept a caller's X-Request-Id when it is sane, so a partner can correlate; else mint one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
+      return typeof given === 'string' && REQUEST_ID.test(given)
+        ? given
+        : `req_${randomUUID().replaceAll('-', '')}`;
     },
     requestIdHeader: false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Errors the router raises before any route runs (undecodable path, over-long parameter)
+    // still answer with the one error body.
+    frameworkErrors: (err, req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      // The reply here is typed for no particular route; widen it once.
+      (reply as unknown as FastifyReply)
+        .header('x-request-id', req.id)
+        .status(status)
+        .send(errorBody('invalid_request', `The request URL cannot be routed: ${err.message}.`, req.id));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // PostgreSQL text cannot hold NUL: refuse it at the door rather than fail at the database.
+    if (/%00/.test(req.url)) {
+      throw new ApiError('validation_failed', 'The URL contains a NUL character (%00).', [
+        { path: 'url', message: 'must not contain NUL (%00)' },
+      ]);
+    }
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'buffer' }, (req, body, done) => {
-    const raw = body as Buffer;
-    req.rawBody = raw;
-    if (raw.length === 0) return done(null, undefined);
-    try {
-      done(null, JSON.parse(raw.toString('utf8'), noProto));
-    } catch (err) {
-      done(new ApiError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    ['application/json', 'application/*+json'],
+    { parseAs: 'buffer' },
+    (req, body, done) => {
+      const raw = body as Buffer;
+      req.rawBody = raw;
+      if (raw.length === 0) return done(null, undefined);
+      try {
+        const value: unknown = JSON.parse(raw.toString('utf8'), dropProto);
+        refuseNul(value, 'body');
+        done(null, value);
+      } catch (err) {
+        done(
+          err instanceof ApiError
+            ? err
+            : new ApiError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`),
+          undefined,
+        );
+      }
+    },
+  );
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
     req.rawBody = body as Buffer;
-    done(null, Object.fromEntries(new URLSearchParams((body as Buffer).toString('utf8'))));
+    try {
+      const fields = Object.fromEntries(new URLSearchParams((body as Buffer).toString('utf8')));
+      refuseNul(fields, 'body');
+      done(null, fields);
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const send = (status: number, code: string, message: string, details?: { path: string; message: string }[]) =>
-      reply.status(status).send(errorBody(code, message, req.id, details));
+    const send = (
+      status: number,
+      code: string,
+      message: string,
+      details?: { path: string; message: string }[],
+    ) => reply.status(status).send(errorBody(code, message, req.id, details));
     if (err instanceof ApiError) return send(err.status, err.code, err.message, err.details);
     if (hasZodFastifySchemaValidationErrors(err)) {
       const where = err.validationContext ?? 'body';
@@ -66,7 +114,12 @@ export function createHttpServer(opts: {
         message: v.message ?? 'is invalid',
       }));
       const first = details[0];
-      return send(400, 'validation_failed', first ? `${first.path}: ${first.message}` : 'The request is invalid.', details);
+      return send(
+        400,
+        'validation_failed',
+        first ? `${first.path}: ${first.message}` : 'The request is invalid.',
+        details,
+      );
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -95,6 +148,19 @@ export function createHttpServer(opts: {
 }
 
 /** JSON.parse reviver that drops `__proto__` keys (prototype poisoning). */
-function noProto(key: string, value: unknown) {
+function dropProto(key: string, value: unknown) {
   return key === '__proto__' ? undefined : value;
+}
+
+/** PostgreSQL text cannot hold NUL: refuse it at the door, naming the field, rather than fail at the database. */
+function refuseNul(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\0')) {
+      throw new ApiError('validation_failed', `${path}: must not contain the NUL character (\\u0000)`, [
+        { path, message: 'must not contain the NUL character (\\u0000)' },
+      ]);
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) refuseNul(v, `${path}.${k}`);
+  }
 }

@@ -57,7 +57,9 @@ export function mount<O extends Operation>(
       ...(op.request?.headers ? { headers: op.request.headers } : {}),
       response,
     },
-    ...(preHandler ? { preHandler } : {}),
+    // Authenticate before validating, so a caller without credentials learns that first (401,
+    // not a 400 about its body). The raw body is already there for signature checks.
+    ...(preHandler ? { preValidation: preHandler } : {}),
     handler: handler as never,
   });
 }
