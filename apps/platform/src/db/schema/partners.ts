@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -31,7 +31,8 @@ export const apiClients = pgTable(
     partnerId: text('partner_id')
       .notNull()
       .references(() => partners.id),
-    orgId: text('org_id'),
+    /** Null for the partner's root client; set for a partner token (POST /tokens). */
+    orgId: text('org_id').references((): AnyPgColumn => orgs.id),
     name: text('name').notNull(),
     /** SHA-256 of the secret: secrets are 256-bit random, so a slow hash adds nothing. */
     secretHash: text('secret_hash').notNull(),

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, errors, jwtVerify } from 'jose';
+import { Scope } from '@stream/contracts/common';
+import { SIGNING_ALG, type Signer, type SigningKeys } from './keys.ts';
+
+/** Who a Partner API access token speaks for. */
+export interface PartnerAuth {
+  partnerId: string;
+  /** The API client the token was issued to (a root client or a partner token). */
+  clientId: string;
+  /** Set when the token comes from a partner token: it then only sees this organisation. */
+  orgId: string | null;
+  scopes: Scope[];
+  /** The token family (`fam` claim): revoking it kills every token of one grant. */
+  familyId: string;
+}
+
+/** RFC 9068 access-token type, so no other JWT we might ever sign passes as one. */
+const TYP = 'at+jwt';
+
+export async function signAccessToken(
+  signer: Signer,
+  issuer: string,
+  auth: PartnerAuth,
+  lifetimeSeconds: number,
+  issuedAt = Math.floor(Date.now() / 1000),
+): Promise<string> {
+  return new SignJWT({
+    partner_id: auth.partnerId,
+    ...(auth.orgId ? { org_id: auth.orgId } : {}),
+    scope: auth.scopes.join(' '),
+    fam: auth.familyId,
+  })
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: signer.kid, typ: TYP })
+    .setIssuer(issuer)
+    .setSubject(auth.clientId)
+    .setJti(randomUUID())
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + lifetimeSeconds)
+    .sign(signer.key);
+}
+
+/** Raised for any token that is not a valid, unexpired access token of this platform. */
+export class AccessTokenError extends Error {
+  constructor(readonly reason: 'invalid' | 'expired') {
+    super(
+      reason === 'expired'
+        ? 'The access token has expired; request a new one.'
+        : 'The access token is not valid.',
+    );
+  }
+}
+
+/** Checks signature, issuer, type and expiry; answers the claims. Revocation is the caller's check. */
+export async function verifyAccessToken(
+  keys: SigningKeys,
+  issuer: string,
+  token: string,
+): Promise<PartnerAuth> {
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(
+      token,
+      async (header) => {
+        const key = header.kid ? await keys.verifier(header.kid) : undefined;
+        if (!key) throw new errors.JWKSNoMatchingKey();
+        return key;
+      },
+      { issuer, algorithms: [SIGNING_ALG], typ: TYP, requiredClaims: ['sub', 'exp', 'iat'] },
+    ));
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) throw new AccessTokenError('expired');
+    if (err instanceof errors.JOSEError || err instanceof TypeError) throw new AccessTokenError('invalid');
+    throw err;
+  }
+  const { sub, partner_id, org_id, scope, fam } = payload;
+  const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
+  if (
+    typeof sub !== 'string' ||
+    typeof partner_id !== 'string' ||
+    typeof fam !== 'string' ||
+    (org_id !== undefined && typeof org_id !== 'string') ||
+    !scopes.every((s) => Scope.safeParse(s).success)
+  ) {
+    throw new AccessTokenError('invalid');
+  }
+  return {
+    partnerId: partner_id,
+    clientId: sub,
+    orgId: org_id ?? null,
+    scopes: scopes as Scope[],
+    familyId: fam,
+  };
+}

@@ -1,0 +1,195 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { ALL_SCOPES, type Scope } from '@stream/contracts/common';
+import {
+  ACCESS_TOKEN_MAX_SECONDS,
+  GRANT_TYPES,
+  REFRESH_TOKEN_SECONDS,
+  type GrantType,
+  type OAuthTokenRequest,
+  type OAuthTokenResponse,
+} from '@stream/contracts/apis/partner/index';
+import type { AppContext } from '../context.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { newId } from '../db/ids.ts';
+import { apiClients, refreshTokens, tokenFamilies } from '../db/schema/index.ts';
+import { ApiError } from '../http/errors.ts';
+import { newSecret, safeEqual, sha256Hex } from '../http/secrets.ts';
+import { signAccessToken, type PartnerAuth } from './access-token.ts';
+import { signingKeysFor } from './keys.ts';
+
+type ApiClient = typeof apiClients.$inferSelect;
+
+/** A token request after the checks that need no database. */
+export interface TokenRequest {
+  grant: GrantType;
+  clientId: string;
+  clientSecret: string;
+  lifetime: number;
+  /** Undefined: every scope the client (or the original grant) has. */
+  scopes: Scope[] | undefined;
+  refreshToken: string | undefined;
+}
+
+export function parseGrantType(raw: string): GrantType {
+  if ((GRANT_TYPES as readonly string[]).includes(raw)) return raw as GrantType;
+  throw new ApiError(
+    'unsupported_grant_type',
+    `grant_type must be one of ${GRANT_TYPES.join(', ')}; got "${raw.slice(0, 50)}".`,
+  );
+}
+
+/** `exp` is the wanted lifetime in seconds: a whole number 1..3600, as a number or (form bodies) a string. */
+export function parseExp(raw: number | string | undefined): number {
+  if (raw === undefined) return ACCESS_TOKEN_MAX_SECONDS;
+  const n = typeof raw === 'number' ? raw : /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (Number.isInteger(n) && n >= 1 && n <= ACCESS_TOKEN_MAX_SECONDS) return n;
+  throw new ApiError(
+    'invalid_exp',
+    `exp must be a whole number of seconds from 1 to ${ACCESS_TOKEN_MAX_SECONDS} (at most 1 hour); got ${JSON.stringify(raw)}.`,
+  );
+}
+
+/** Scopes as an array or a space-separated string; empty means "not given". Unknown names: invalid_scope. */
+export function parseScopes(raw: readonly string[] | string | undefined): Scope[] | undefined {
+  const names = typeof raw === 'string' ? raw.split(/\s+/) : (raw ?? []);
+  const wanted = new Set(names.map((s) => s.trim()).filter(Boolean));
+  if (!wanted.size) return undefined;
+  const unknown = [...wanted].filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
+  if (unknown.length) {
+    throw new ApiError(
+      'invalid_scope',
+      `Unknown scope(s) ${unknown.join(', ')}; scopes are ${ALL_SCOPES.join(', ')}.`,
+    );
+  }
+  return ALL_SCOPES.filter((s) => wanted.has(s));
+}
+
+export function parseTokenRequest(body: OAuthTokenRequest): TokenRequest {
+  const grant = parseGrantType(body.grant_type);
+  if (grant === 'refresh_token' && !body.refresh_token) {
+    throw new ApiError('validation_failed', 'body.refresh_token: required with grant_type=refresh_token.', [
+      { path: 'body.refresh_token', message: 'required with grant_type=refresh_token' },
+    ]);
+  }
+  return {
+    grant,
+    clientId: body.client_id,
+    clientSecret: body.client_secret,
+    lifetime: parseExp(body.exp),
+    scopes: parseScopes(body.scopes ?? body.scope),
+    refreshToken: body.refresh_token,
+  };
+}
+
+/** Scopes asked for, checked against what may be granted. */
+function grantScopes(wanted: Scope[] | undefined, allowed: readonly string[], of: string): Scope[] {
+  const granted = wanted ?? ALL_SCOPES.filter((s) => allowed.includes(s));
+  const extra = granted.filter((s) => !allowed.includes(s));
+  if (extra.length) {
+    throw new ApiError(
+      'invalid_scope',
+      `${of} was not granted the scope(s) ${extra.join(', ')}; it has: ${allowed.join(', ') || 'none'}.`,
+    );
+  }
+  return granted;
+}
+
+/** The client whose id and secret these are (revoked or not), else 401 invalid_client. */
+async function authenticateClient(db: DbOrTx, clientId: string, secret: string): Promise<ApiClient> {
+  const hash = sha256Hex(secret);
+  const [client] = await db.select().from(apiClients).where(eq(apiClients.id, clientId));
+  if (!client || !safeEqual(client.secretHash, hash)) {
+    throw new ApiError('invalid_client', 'Unknown client_id or wrong client_secret.');
+  }
+  return client;
+}
+
+async function revokeFamily(db: DbOrTx, familyId: string, reason: string): Promise<void> {
+  await db
+    .update(tokenFamilies)
+    .set({ revokedAt: sql`now()`, revokedReason: reason })
+    .where(and(eq(tokenFamilies.id, familyId), isNull(tokenFamilies.revokedAt)));
+}
+
+async function insertRefreshToken(db: DbOrTx, familyId: string): Promise<string> {
+  const token = newSecret('rt');
+  await db.insert(refreshTokens).values({
+    id: newId('rtk'),
+    familyId,
+    tokenHash: sha256Hex(token),
+    expiresAt: new Date(Date.now() + REFRESH_TOKEN_SECONDS * 1000),
+  });
+  return token;
+}
+
+const invalidGrant = (why: string) => new ApiError('invalid_grant', why);
+
+/** `POST /oauth/token`: both grants. Answers the wire response (201). */
+export async function exchangeToken(ctx: AppContext, body: OAuthTokenRequest): Promise<OAuthTokenResponse> {
+  const req = parseTokenRequest(body);
+  const client = await authenticateClient(ctx.db, req.clientId, req.clientSecret);
+  // Fetched before any transaction: it may read the outer db.
+  const signer = await signingKeysFor(ctx.db, ctx.config.encryptionKey).current();
+
+  let auth: PartnerAuth;
+  let refreshToken: string;
+  if (req.grant === 'client_credentials') {
+    if (client.revokedAt) throw new ApiError('invalid_client', 'This client was revoked.');
+    const scopes = grantScopes(req.scopes, client.scopes, 'This client');
+    const familyId = newId('fam');
+    refreshToken = await ctx.db.transaction(async (tx) => {
+      await tx.insert(tokenFamilies).values({ id: familyId, clientId: client.id, scopes });
+      return insertRefreshToken(tx, familyId);
+    });
+    auth = { partnerId: client.partnerId, clientId: client.id, orgId: client.orgId, scopes, familyId };
+  } else {
+    const [found] = await ctx.db
+      .select({ token: refreshTokens, family: tokenFamilies })
+      .from(refreshTokens)
+      .innerJoin(tokenFamilies, eq(tokenFamilies.id, refreshTokens.familyId))
+      .where(eq(refreshTokens.tokenHash, sha256Hex(req.refreshToken!)));
+    if (!found || found.family.clientId !== client.id) throw invalidGrant('Unknown refresh token.');
+    const { token, family } = found;
+    // Committed before answering: the error must not roll the revocation back.
+    const reused = async (): Promise<never> => {
+      await revokeFamily(ctx.db, family.id, 'refresh_token_reused');
+      ctx.log.warn({ familyId: family.id, clientId: client.id }, 'refresh token reused; family revoked');
+      throw new ApiError(
+        'refresh_token_reused',
+        'This refresh token was already used; every token of its family is now revoked. Request a new token with your client credentials.',
+      );
+    };
+    if (token.usedAt) return reused();
+    if (family.revokedAt) throw invalidGrant('This refresh token was revoked.');
+    if (client.revokedAt) throw invalidGrant('The client this refresh token was issued to was revoked.');
+    if (token.expiresAt.getTime() <= Date.now()) throw invalidGrant('This refresh token has expired.');
+    const scopes = grantScopes(req.scopes, family.scopes, 'The original grant');
+    // Claiming the token is one conditional UPDATE, so two racing exchanges cannot both win.
+    const next = await ctx.db.transaction(async (tx) => {
+      const claimed = await tx
+        .update(refreshTokens)
+        .set({ usedAt: sql`now()` })
+        .where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.usedAt)))
+        .returning({ id: refreshTokens.id });
+      return claimed.length ? insertRefreshToken(tx, family.id) : undefined;
+    });
+    if (!next) return reused();
+    refreshToken = next;
+    auth = {
+      partnerId: client.partnerId,
+      clientId: client.id,
+      orgId: client.orgId,
+      scopes,
+      familyId: family.id,
+    };
+  }
+
+  return {
+    access_token: await signAccessToken(signer, ctx.config.publicUrl, auth, req.lifetime),
+    token_type: 'bearer',
+    refresh_token: refreshToken,
+    expires_in: req.lifetime,
+    refresh_token_expires_in: REFRESH_TOKEN_SECONDS,
+    scopes: auth.scopes,
+  };
+}

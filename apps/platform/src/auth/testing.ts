@@ -1,0 +1,65 @@
+/** Test helpers: Partner API access tokens over real HTTP, as a partner would get them. */
+import type { OAuthTokenResponse } from '@stream/contracts/apis/partner/index';
+import type { Scope } from '@stream/contracts/common';
+import { call } from '../../test/http.ts';
+import type { TestPlatform } from '../../test/platform.ts';
+
+export interface ClientCredentials {
+  client_id: string;
+  client_secret: string;
+}
+
+/** `POST /oauth/token` with client credentials; throws unless it answers 201. */
+export async function requestAccessToken(
+  baseUrl: string,
+  creds: ClientCredentials,
+  extra: Record<string, unknown> = {},
+): Promise<OAuthTokenResponse> {
+  const res = await call('POST', `${baseUrl}/oauth/token`, {
+    body: {
+      grant_type: 'client_credentials',
+      client_id: creds.client_id,
+      client_secret: creds.client_secret,
+      ...extra,
+    },
+  });
+  if (res.status !== 201) throw new Error(`token request failed: ${res.status} ${res.text}`);
+  return res.body as OAuthTokenResponse;
+}
+
+export interface TestPartner extends ClientCredentials {
+  partner_id: string;
+  /** An access token of the partner's root client with every scope. */
+  token: string;
+  /** An access token of the root client with only these scopes. */
+  tokenWith(scopes: Scope[]): Promise<string>;
+  /** Creates an org over the Partner API; answers its id. */
+  org(providerId?: string): Promise<string>;
+}
+
+let orgs = 0;
+
+/** A new white-label partner with a root-client access token, ready to call the Partner API. */
+export async function testPartner(platform: TestPlatform): Promise<TestPartner> {
+  const creds = await platform.partner();
+  const { access_token: token } = await requestAccessToken(platform.url, creds);
+  return {
+    partner_id: creds.partner_id,
+    client_id: creds.client_id,
+    client_secret: creds.client_secret,
+    token,
+    tokenWith: async (scopes) => (await requestAccessToken(platform.url, creds, { scopes })).access_token,
+    org: async (providerId = `merchant-${++orgs}`) => {
+      const res = await call('POST', `${platform.url}/onboarding/org`, {
+        token,
+        body: {
+          name: `Org ${providerId}`,
+          provider_id: providerId,
+          user: { email: `owner-${providerId}@example.com`, first_name: 'Ada', last_name: 'Owner' },
+        },
+      });
+      if (res.status !== 201) throw new Error(`org creation failed: ${res.status} ${res.text}`);
+      return res.body.org_id as string;
+    },
+  };
+}

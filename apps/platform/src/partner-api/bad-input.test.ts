@@ -1,0 +1,184 @@
+/**
+ * Bad input on every route of the Partner API's auth, token and org operations: malformed JSON,
+ * wrong types, missing fields, huge bodies. Every answer is a 4xx with the one error body.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '@stream/contracts/errors';
+import { call, type CallOptions, type TestResponse } from '../../test/http.ts';
+import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
+import { testPartner, type TestPartner } from '../auth/testing.ts';
+
+let platform: TestPlatform;
+let partner: TestPartner;
+let orgId: string;
+let tokenId: string;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  partner = await testPartner(platform);
+  orgId = await partner.org();
+  const created = await call('POST', `${platform.url}/tokens`, {
+    token: partner.token,
+    body: { org_id: orgId, token_name: 'target', scopes: ['user'] },
+  });
+  tokenId = created.body.token._id;
+});
+afterAll(() => platform?.stop());
+
+function expectErrorBody(res: TestResponse, status: number | 'any4xx', code?: string) {
+  if (status === 'any4xx') {
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  } else {
+    expect(res.status).toBe(status);
+  }
+  expect(ErrorBody.safeParse(res.body).success, res.text).toBe(true);
+  expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
+  if (code) expect(res.body.error.code).toBe(code);
+}
+
+interface BodyRoute {
+  method: string;
+  path: () => string;
+  auth: boolean;
+  /** Every field present, each of the wrong type. */
+  wrongTypes: Record<string, unknown>;
+  /** Right types, but a NUL character (PostgreSQL text cannot hold it) in the named field. */
+  nul: [string, Record<string, unknown>];
+}
+
+const bodyRoutes: BodyRoute[] = [
+  {
+    method: 'POST',
+    path: () => '/oauth/token',
+    auth: false,
+    wrongTypes: { grant_type: 1, client_id: {}, client_secret: [], exp: true, scopes: 5, refresh_token: 9 },
+    nul: ['client_id', { grant_type: 'client_credentials', client_id: 'cli_\u0000', client_secret: 'sk_x' }],
+  },
+  {
+    method: 'POST',
+    path: () => '/tokens',
+    auth: true,
+    wrongTypes: { org_id: 12, token_name: ['x'], scopes: 'user' },
+    nul: ['token_name', { org_id: 'org_x', token_name: 'a\u0000b', scopes: ['user'] }],
+  },
+  {
+    method: 'PUT',
+    path: () => `/tokens/${tokenId}`,
+    auth: true,
+    wrongTypes: { token_name: 42 },
+    nul: ['token_name', { token_name: '\u0000' }],
+  },
+  {
+    method: 'POST',
+    path: () => '/onboarding/org',
+    auth: true,
+    wrongTypes: { name: 1, provider_id: false, user: 'owner@example.com' },
+    nul: [
+      'provider_id',
+      {
+        name: 'n',
+        provider_id: 'p\u0000',
+        user: { email: 'a@example.com', first_name: 'a', last_name: 'b' },
+      },
+    ],
+  },
+];
+
+const HUGE = JSON.stringify({ token_name: 'x'.repeat(1024 * 1024 + 10) });
+
+describe.each(bodyRoutes)('$method $path', (route) => {
+  const send = (opts: CallOptions) =>
+    call(route.method, `${platform.url}${route.path()}`, {
+      ...(route.auth ? { token: partner.token } : {}),
+      ...opts,
+    });
+
+  it('answers invalid_json to malformed JSON and to bytes that are not UTF-8 JSON', async () => {
+    for (const body of ['{"token_name":', '{bad json}', "{'a': 1}", Buffer.from([0xff, 0xfe, 0x7b])]) {
+      expectErrorBody(await send({ body }), 400, 'invalid_json');
+    }
+  });
+
+  it('answers validation_failed to wrong types, naming every field', async () => {
+    const res = await send({ body: route.wrongTypes });
+    expectErrorBody(res, 400, 'validation_failed');
+    const paths = res.body.error.details.map((d: { path: string }) => d.path);
+    for (const field of Object.keys(route.wrongTypes)) expect(paths).toContain(`body.${field}`);
+    for (const body of ['[1,2]', '"text"', '42', 'null', 'true']) {
+      expectErrorBody(await send({ body }), 400, 'validation_failed');
+    }
+  });
+
+  it('answers validation_failed to a NUL character in text, before it reaches the database', async () => {
+    const [field, body] = route.nul;
+    const res = await send({ body });
+    expectErrorBody(res, 400, 'validation_failed');
+    expect(res.body.error.details[0].path).toBe(`body.${field}`);
+  });
+
+  it('answers validation_failed to missing fields and to no body at all', async () => {
+    expectErrorBody(await send({ body: {} }), 400, 'validation_failed');
+    expectErrorBody(
+      await send({ body: '', headers: { 'content-type': 'application/json' } }),
+      400,
+      'validation_failed',
+    );
+    expectErrorBody(await send({}), 400, 'validation_failed');
+  });
+
+  it('answers payload_too_large to a body over 1 MiB, and 4xx to deeply nested JSON', async () => {
+    expectErrorBody(await send({ body: HUGE }), 413, 'payload_too_large');
+    expectErrorBody(await send({ body: '['.repeat(100_000) + ']'.repeat(100_000) }), 'any4xx');
+  });
+
+  it('answers unsupported_media_type to a body that is neither JSON nor a form', async () => {
+    expectErrorBody(
+      await send({ body: 'grant_type=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+  });
+});
+
+describe('routes without a body', () => {
+  const get = (query: string) => call('GET', `${platform.url}/tokens${query}`, { token: partner.token });
+  const del = (id: string, opts: CallOptions = {}) =>
+    call('DELETE', `${platform.url}/tokens/${id}`, { token: partner.token, ...opts });
+
+  it('GET /tokens validates its query', async () => {
+    expectErrorBody(await get(''), 400, 'validation_failed');
+    expectErrorBody(await get('?org_id='), 400, 'validation_failed');
+    expectErrorBody(await get(`?org_id=${'x'.repeat(65)}`), 400, 'validation_failed');
+    expectErrorBody(await get(`?org_id=${orgId}&org_id=${orgId}`), 400, 'validation_failed');
+    expectErrorBody(await get('?org_id=%E0%A4%A'), 'any4xx');
+    expectErrorBody(await get('?org_id=org%00'), 400, 'validation_failed');
+  });
+
+  it('DELETE /tokens/{token_id} answers 4xx to odd ids and ignores or rejects bodies', async () => {
+    expectErrorBody(await del('x'.repeat(65)), 400, 'validation_failed');
+    expectErrorBody(await del('%00'), 400, 'validation_failed');
+    expectErrorBody(await del('cli_unknown'), 404, 'not_found');
+    expectErrorBody(await del(tokenId, { body: '{oops' }), 400, 'invalid_json');
+    expectErrorBody(await del(tokenId, { body: HUGE }), 413, 'payload_too_large');
+  });
+
+  // Fastify's router rejects these before any route runs; `frameworkErrors` keeps the error body.
+  it('answers 4xx with the error body to an over-long or undecodable path', async () => {
+    for (const path of [`/tokens/${'x'.repeat(300)}`, '/tokens/%E0%A4%A']) {
+      const res = await call('DELETE', `${platform.url}${path}`, { token: partner.token });
+      expectErrorBody(res, 'any4xx', 'invalid_request');
+    }
+  });
+
+  it('PUT with a token id of the wrong shape is 400 or 404, never 5xx', async () => {
+    const res = await call('PUT', `${platform.url}/tokens/${'y'.repeat(65)}`, {
+      token: partner.token,
+      body: { token_name: 'x' },
+    });
+    expectErrorBody(res, 400, 'validation_failed');
+  });
+
+  it('GET /.well-known/jwks.json ignores a query string', async () => {
+    expect((await call('GET', `${platform.url}/.well-known/jwks.json?x=%ZZ`)).status).toBeLessThan(500);
+  });
+});

@@ -1,0 +1,108 @@
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { CreatePartnerTokenRequest, PartnerToken } from '@stream/contracts/apis/partner/index';
+import type { PartnerAuth } from '../auth/bearer.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { newId } from '../db/ids.ts';
+import { apiClients } from '../db/schema/index.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { newSecret, sha256Hex } from '../http/secrets.ts';
+import { findVisibleOrg } from './orgs.ts';
+
+/*
+ * A partner token IS an API client limited to one org: its id is the client_id, its secret the
+ * client_secret. Root clients (org_id null) are never listed or changed here.
+ */
+type ApiClient = typeof apiClients.$inferSelect;
+
+export function toPartnerToken(client: ApiClient): PartnerToken {
+  return {
+    _id: client.id,
+    org_id: client.orgId!,
+    token_name: client.name,
+    scopes: client.scopes as PartnerToken['scopes'],
+    created_at: client.createdAt.toISOString(),
+    updated_at: client.updatedAt.toISOString(),
+  };
+}
+
+export async function listTokens(db: DbOrTx, auth: PartnerAuth, orgId: string): Promise<PartnerToken[]> {
+  const org = await findVisibleOrg(db, auth, orgId);
+  const rows = await db
+    .select()
+    .from(apiClients)
+    .where(
+      and(
+        eq(apiClients.partnerId, auth.partnerId),
+        eq(apiClients.orgId, org.id),
+        isNull(apiClients.revokedAt),
+      ),
+    )
+    .orderBy(asc(apiClients.createdAt), asc(apiClients.id));
+  return rows.map(toPartnerToken);
+}
+
+export async function createToken(
+  db: DbOrTx,
+  auth: PartnerAuth,
+  input: z.output<typeof CreatePartnerTokenRequest>,
+): Promise<{ token: PartnerToken; secret: string }> {
+  const org = await findVisibleOrg(db, auth, input.org_id);
+  const extra = input.scopes.filter((s) => !auth.scopes.includes(s));
+  if (extra.length) {
+    throw new ApiError(
+      'invalid_scope',
+      `A token can only get scopes the calling token has (${auth.scopes.join(', ')}); not ${extra.join(', ')}.`,
+    );
+  }
+  const secret = newSecret('sk');
+  const [row] = await db
+    .insert(apiClients)
+    .values({
+      id: newId('cli'),
+      partnerId: auth.partnerId,
+      orgId: org.id,
+      name: input.token_name,
+      secretHash: sha256Hex(secret),
+      scopes: [...new Set(input.scopes)],
+    })
+    .returning();
+  return { token: toPartnerToken(row!), secret };
+}
+
+/** Changes a visible, active partner token; 404 for anything else (other partner, other org, root client, revoked). */
+async function updateVisibleToken(
+  db: DbOrTx,
+  auth: PartnerAuth,
+  tokenId: string,
+  set: Partial<Pick<ApiClient, 'name'>> & { revokedAt?: ReturnType<typeof sql> },
+): Promise<ApiClient> {
+  const [row] = await db
+    .update(apiClients)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(apiClients.id, tokenId),
+        eq(apiClients.partnerId, auth.partnerId),
+        auth.orgId ? eq(apiClients.orgId, auth.orgId) : isNotNull(apiClients.orgId),
+        isNull(apiClients.revokedAt),
+      ),
+    )
+    .returning();
+  if (!row) throw notFound('token');
+  return row;
+}
+
+export async function renameToken(
+  db: DbOrTx,
+  auth: PartnerAuth,
+  tokenId: string,
+  name: string,
+): Promise<PartnerToken> {
+  return toPartnerToken(await updateVisibleToken(db, auth, tokenId, { name }));
+}
+
+/** Revokes at once: the bearer check and both grants look at api_clients.revoked_at. */
+export async function revokeToken(db: DbOrTx, auth: PartnerAuth, tokenId: string): Promise<PartnerToken> {
+  return toPartnerToken(await updateVisibleToken(db, auth, tokenId, { revokedAt: sql`now()` }));
+}

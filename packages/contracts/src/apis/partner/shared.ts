@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { ErrorCode } from '../../errors.ts';
+
+/** Free text. PostgreSQL text cannot hold NUL, so it is refused here rather than failing in the database. */
+export const Text = () => z.string().refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+
+/** An id the platform minted (`org_…`, `cli_…`): checked before it reaches a query. */
+export const Id = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id such as org_8d2f1a7c9b3e4f5a6b7c8d9e');
+
+/** Errors any operation with a JSON body can answer before its handler runs. */
+export const BODY_ERRORS = [
+  'invalid_json',
+  'validation_failed',
+  'unsupported_media_type',
+  'payload_too_large',
+] as const satisfies readonly ErrorCode[];
+
+/** Errors of the `bearer` security: every Partner API route behind a JWT can answer these. */
+export const BEARER_ERRORS = [
+  'missing_token',
+  'invalid_token',
+  'token_expired',
+  'insufficient_scope',
+] as const satisfies readonly ErrorCode[];
+
+/** Lifetimes of the Partner API's OAuth tokens, in seconds. */
+export const ACCESS_TOKEN_MAX_SECONDS = 3600;
+export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+
+/** Example values shared by the examples of several operations. */
+export const EXAMPLE = {
+  partnerId: 'ptr_5f0c6d1e2a3b4c5d6e7f8091',
+  orgId: 'org_8d2f1a7c9b3e4f5a6b7c8d9e',
+  userId: 'usr_1a2b3c4d5e6f7a8b9c0d1e2f',
+  clientId: 'cli_3e5a7c9d1f2b4a6c8e0d2f4a',
+  tokenId: 'cli_9c1e3a5b7d9f1a3c5e7b9d1f',
+  createdAt: '2025-03-14T09:26:53.000Z',
+} as const;
