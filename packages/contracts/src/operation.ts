@@ -2,20 +2,80 @@ import type { z } from 'zod';
 import type { Scope } from './common.ts';
 import type { ErrorCode } from './errors.ts';
 
-/** The API reference documents of the spec; each operation belongs to exactly one. */
+/**
+ * The API reference documents of the spec; each operation belongs to exactly one. `intro` opens the
+ * generated OpenAPI document (Markdown): who calls whom, and how to authenticate.
+ */
 export const API_DOCS = {
-  partner: { title: 'Partner API', slug: 'partner-api', route: '/api/' },
-  'become-a-dsp': { title: 'Become a DSP', slug: 'become-a-dsp', route: '/api/become-a-dsp' },
-  'become-a-pos': { title: 'Become a POS', slug: 'become-a-pos', route: '/api/become-a-pos' },
+  partner: {
+    title: 'Partner API',
+    slug: 'partner-api',
+    route: '/api/',
+    intro:
+      'The calls you, a partner, make to the platform: request a token with `POST /oauth/token` (your ' +
+      '`client_id` and `client_secret`), then manage partner tokens, create organisations, onboard and bind ' +
+      'locations, open single-sign-on sessions and read billing reports with that bearer token. Each endpoint ' +
+      'names the scope its token must carry.',
+  },
+  'become-a-dsp': {
+    title: 'Become a DSP',
+    slug: 'become-a-dsp',
+    route: '/api/become-a-dsp',
+    intro:
+      'Both sides of a DSP (marketplace) integration. **Endpoints you build**: the endpoints you (the DSP) ' +
+      "build, which the platform calls with the merchant's bearer token: OAuth authorize and token exchange, " +
+      'locations and their connection, the menu file and the event endpoint that receives menus, pauses and ' +
+      'order outcomes. **Calls you make**: the webhooks you send to the platform (new and cancelled orders, ' +
+      'store status, delivery status), signed with `Stream-Webhook-Signature`.',
+  },
+  'become-a-pos': {
+    title: 'Become a POS',
+    slug: 'become-a-pos',
+    route: '/api/become-a-pos',
+    intro:
+      'Both sides of a POS integration. **Endpoints you build**: the endpoints you (the POS) build, which the ' +
+      "platform calls with the merchant's bearer token: OAuth authorize and token exchange, catalog, " +
+      'locations, location connection, orders and menu-publication events. **Calls you make**: the webhooks ' +
+      'you send to the platform (catalog and order status changes, location status, in-store orders), signed ' +
+      'with `Stream-Webhook-Signature`.',
+  },
   'integrate-with-events': {
     title: 'Integrate with events',
     slug: 'integrate-with-events',
     route: '/api/integrate-with-events',
+    intro:
+      'Both sides of an event-provider (delivery) integration. **Endpoints you build**: the `POST /event` ' +
+      'endpoint you (the event provider) build, which the platform calls with order events signed with ' +
+      '`X-Stream-Signature`. **Calls you make**: the webhooks you send to the platform (driver assignment, ' +
+      'delivery status), signed with `Stream-Webhook-Signature`.',
   },
-  'hr-menu': { title: 'Menu API', slug: 'hr-menu', route: '/api/hr/menu' },
-  'hr-orders': { title: 'Order API', slug: 'hr-orders', route: '/api/hr/orders' },
-  'hr-stores': { title: 'Store API', slug: 'hr-stores', route: '/api/hr/stores' },
-} as const;
+  'hr-menu': {
+    title: 'Menu API',
+    slug: 'hr-menu',
+    route: '/api/hr/menu',
+    intro:
+      "The hosted restaurant Menu API the platform serves: read and change a store's menu and see what is " +
+      'out of stock. Name the store in the `X-Store` header. Every answer is `{data, message, messagesDetails}`.',
+  },
+  'hr-orders': {
+    title: 'Order API',
+    slug: 'hr-orders',
+    route: '/api/hr/orders',
+    intro:
+      'The hosted restaurant Order API the platform serves: price, place, read, cancel and pay orders. Name ' +
+      'the store in `X-Store` (and the service type in `X-Service-Type` where stated). Every answer is ' +
+      '`{data, message, messagesDetails}`.',
+  },
+  'hr-stores': {
+    title: 'Store API',
+    slug: 'hr-stores',
+    route: '/api/hr/stores',
+    intro:
+      'The hosted restaurant Store API the platform serves: look up stores, delivery metrics, geofences, ' +
+      "credentials, order and service types, and send e-mail on a store's behalf. Store search takes the " +
+      '`X-Company` header. Every answer is `{data, message, messagesDetails}`.',
+  },
+} as const satisfies Record<string, { title: string; slug: string; route: string; intro: string }>;
 export type ApiDoc = keyof typeof API_DOCS;
 
 /**
@@ -35,12 +95,21 @@ export type Security =
   | { kind: 'client-credentials' }
   | { kind: 'none' };
 
+/** A named example (OpenAPI Example Object); use when one example cannot show every case. */
+export interface NamedExample {
+  summary: string;
+  description?: string;
+  value: unknown;
+}
+
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
   /** Content type of the body; JSON unless stated. */
   contentType?: string;
   example?: unknown;
+  /** More examples by name (e.g. one per event type), each tested against `schema` like `example`. */
+  examples?: Record<string, NamedExample>;
   headers?: Record<string, { description: string; schema: z.ZodType }>;
 }
 
@@ -63,11 +132,19 @@ export interface Operation {
     query?: z.ZodType;
     params?: z.ZodType;
     headers?: z.ZodType;
+    /** The body's example; with no body, example values of the parameters (params, query, headers) by name. */
     example?: unknown;
+    /** More body examples by name (e.g. one per webhook type), each tested against `body`. */
+    examples?: Record<string, NamedExample>;
   };
   responses: Record<number, ResponseSpec>;
   /** Error codes this operation can answer; each becomes a documented response with its status. */
   errors: readonly ErrorCode[];
+  /** Descriptions of tags this operation introduces (a tag's description may be given on any one op). */
+  tagDescriptions?: Record<string, string>;
+  deprecated?: boolean;
+  /** A guide that explains this operation further. */
+  externalDocs?: { url: string; description?: string };
 }
 
 /** Identity at runtime; keeps the literal types so handlers infer their input types. */
