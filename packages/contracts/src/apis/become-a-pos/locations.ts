@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { defineOperation } from '../../operation.ts';
+
+/** A location's street address as a POS or DSP reports it (US-style fields). */
+export const PartnerLocationAddress = z
+  .object({
+    address_line_1: z.string(),
+    address_line_2: z.string().nullish(),
+    city: z.string(),
+    state: z.string().meta({ description: 'State or region code, e.g. `CA`.' }),
+    postal_code: z.string(),
+    country: z.string().meta({ description: 'ISO 3166-1 alpha-2, e.g. `US`.' }),
+  })
+  .meta({ id: 'PartnerLocationAddress' });
+export type PartnerLocationAddress = z.infer<typeof PartnerLocationAddress>;
+
+export const PosLocation = z
+  .object({
+    provider_id: z.string().min(1).meta({ description: 'Your id of the location.' }),
+    name: z.string(),
+    address: PartnerLocationAddress,
+    timezone: z.string().meta({ description: 'IANA time zone, e.g. `America/Los_Angeles`.' }),
+    prep_time_minutes: z.number().int().nonnegative().meta({ description: 'Usual preparation time.' }),
+    connection_status: z.string().optional().meta({
+      description: 'Whether the location is connected to the platform: `connected` or `disconnected`.',
+    }),
+  })
+  .meta({
+    id: 'PosLocation',
+    description: 'A location of the merchant account the access token belongs to.',
+  });
+export type PosLocation = z.infer<typeof PosLocation>;
+
+export const PosLocationList = z.object({ locations: z.array(PosLocation) }).meta({ id: 'PosLocationList' });
+
+/** Body of the connection calls, POS and DSP alike. */
+export const LocationConnectionRequest = z
+  .object({ location_id: z.string().min(1).meta({ description: 'The `provider_id` of the location.' }) })
+  .meta({ id: 'LocationConnectionRequest' });
+
+export const LocationConnection = z
+  .object({ location_id: z.string(), connected: z.boolean() })
+  .meta({ id: 'LocationConnection', description: 'Whether the location is connected to the platform.' });
+export type LocationConnection = z.infer<typeof LocationConnection>;
+
+export const EXAMPLE_ADDRESS = {
+  address_line_1: '2299 Mission St',
+  address_line_2: 'Suite 2',
+  city: 'San Francisco',
+  state: 'CA',
+  postal_code: '94110',
+  country: 'US',
+};
+
+const merchantErrors = ['missing_token', 'invalid_token', 'token_expired'] as const;
+
+export const posListLocations = defineOperation({
+  api: 'become-a-pos',
+  operationId: 'posListLocations',
+  method: 'GET',
+  path: '/stream-pos/v1/locations',
+  summary: "List the merchant's locations",
+  description:
+    'Every location of the merchant account the access token belongs to. The platform shows them to the merchant to pick which to connect.',
+  tags: ['Locations'],
+  tagDescriptions: { Locations: "The merchant's locations, and connecting them to the platform." },
+  security: { kind: 'merchant-bearer' },
+  servedBy: 'partner',
+  responses: {
+    200: {
+      description: "The merchant's locations.",
+      schema: PosLocationList,
+      example: {
+        locations: [
+          {
+            provider_id: 'loc-mission',
+            name: 'Demo Tacos Mission',
+            address: EXAMPLE_ADDRESS,
+            timezone: 'America/Los_Angeles',
+            prep_time_minutes: 20,
+            connection_status: 'disconnected',
+          },
+        ],
+      },
+    },
+  },
+  errors: merchantErrors,
+});
+
+const connectionExample = { location_id: 'loc-mission' };
+
+export const posConnectLocation = defineOperation({
+  api: 'become-a-pos',
+  operationId: 'posConnectLocation',
+  method: 'PUT',
+  path: '/stream-pos/v1/location/connection',
+  summary: 'Connect a location to the platform',
+  description:
+    'The platform calls this when a merchant connects a location. From then on send its webhooks (catalog, status, in-store orders) to the platform. Answer 400 when the location cannot be connected.',
+  tags: ['Locations'],
+  security: { kind: 'merchant-bearer' },
+  servedBy: 'partner',
+  request: { body: LocationConnectionRequest, example: connectionExample },
+  responses: {
+    200: {
+      description: 'Connected.',
+      schema: LocationConnection,
+      example: { location_id: 'loc-mission', connected: true },
+    },
+  },
+  errors: ['validation_failed', 'connection_failed', ...merchantErrors],
+});
+
+export const posDisconnectLocation = defineOperation({
+  api: 'become-a-pos',
+  operationId: 'posDisconnectLocation',
+  method: 'DELETE',
+  path: '/stream-pos/v1/location/connection',
+  summary: 'Disconnect a location from the platform',
+  description:
+    'The platform calls this when a merchant disconnects a location; stop sending its webhooks. Disconnecting a location that is not connected succeeds. Answer 400 when it cannot be disconnected.',
+  tags: ['Locations'],
+  security: { kind: 'merchant-bearer' },
+  servedBy: 'partner',
+  request: { body: LocationConnectionRequest, example: connectionExample },
+  responses: {
+    200: {
+      description: 'Disconnected.',
+      schema: LocationConnection,
+      example: { location_id: 'loc-mission', connected: false },
+    },
+  },
+  errors: ['validation_failed', 'connection_failed', ...merchantErrors],
+});

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  posAuthorize,
+  posConnectLocation,
+  posDisconnectLocation,
+  posListLocations,
+  posToken,
+  type PosLocation,
+} from '@stream/contracts/apis/become-a-pos/index';
+import { route } from './http.ts';
+import { changeConnection } from './locations.ts';
+import { registerMerchantOAuth } from './oauth.ts';
+import type { Sim } from './sim.ts';
+
+/** The simulated POS: merchant OAuth, locations and location connection. */
+export function registerPos(app: FastifyInstance, sim: Sim): void {
+  registerMerchantOAuth(app, sim, {
+    authorize: posAuthorize,
+    token: posToken,
+    tokenStatus: 201,
+    ssoDetails: true,
+    title: 'Sandbox POS',
+  });
+  route(app, posListLocations, async (req) => {
+    const account = sim.authenticate(req);
+    const locations: PosLocation[] = account.locations.map((l) => ({
+      ...l,
+      connection_status: sim.state.isConnected(account.id, l.provider_id) ? 'connected' : 'disconnected',
+    }));
+    return { locations };
+  });
+  route(app, posConnectLocation, async (req) => changeConnection(sim, req, posConnectLocation, true));
+  route(app, posDisconnectLocation, async (req) => changeConnection(sim, req, posDisconnectLocation, false));
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+
+/**
+ * Behaviour a test can flip over HTTP (`POST /_sandbox/switches`). In memory on purpose: this is
+ * a simulator, and a restart putting everything back to normal is what a test wants.
+ */
+export const SwitchesPatch = z
+  .object({
+    /** While true, every access token is treated as expired (401 token_expired), even new ones. */
+    expire_tokens: z.boolean(),
+    /** One shot: every access token issued until now is expired; tokens issued later work (refresh recovers). */
+    expire_issued_tokens: z.literal(true),
+    /** While true, refresh token exchanges answer 401. */
+    fail_refresh: z.boolean(),
+    /** The next n connect/disconnect calls answer 400 connection_failed. */
+    connection_failures: z.number().int().min(0).max(1_000_000),
+    /** Delay every partner answer (not the /_sandbox ones) by this many ms. */
+    slow_ms: z.number().int().min(0).max(120_000),
+    /** While true, the authorize page redirects back with error=access_denied. */
+    deny_authorize: z.boolean(),
+    /** The next n events (`POST /event`) answer 503. */
+    event_failures: z.number().int().min(0).max(1_000_000),
+  })
+  .partial()
+  .strict();
+export type SwitchesPatch = z.infer<typeof SwitchesPatch>;
+
+export interface Switches {
+  expire_tokens: boolean;
+  /** Set by `expire_issued_tokens`: access tokens issued at or before this epoch ms are expired. */
+  tokens_issued_before: number | null;
+  fail_refresh: boolean;
+  connection_failures: number;
+  slow_ms: number;
+  deny_authorize: boolean;
+  event_failures: number;
+}
+
+const DEFAULT_SWITCHES: Switches = {
+  expire_tokens: false,
+  tokens_issued_before: null,
+  fail_refresh: false,
+  connection_failures: 0,
+  slow_ms: 0,
+  deny_authorize: false,
+  event_failures: 0,
+};
+
+/** One request as the simulator received it, secrets redacted. */
+export interface ReceivedRequest {
+  seq: number;
+  time: string;
+  method: string;
+  /** Relative to the simulator (without a mount prefix), without the query. */
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  status: number;
+  /** Simulator notes, e.g. `signature: 'valid'` on events. */
+  notes?: Record<string, unknown>;
+}
+
+export interface Connection {
+  account_id: string;
+  location_id: string;
+  connected_at: string;
+}
+
+export class SandboxState {
+  switches: Switches = { ...DEFAULT_SWITCHES };
+  private received: ReceivedRequest[] = [];
+  private seq = 0;
+  private readonly connections = new Map<string, Connection>();
+  /** Nonces of redeemed codes until they expire (codes are single use). */
+  private readonly usedCodes = new Map<string, number>();
+
+  constructor(private readonly receivedLimit: number) {}
+
+  applySwitches(patch: SwitchesPatch): Switches {
+    const { expire_issued_tokens, ...rest } = patch;
+    Object.assign(this.switches, rest);
+    if (expire_issued_tokens) this.switches.tokens_issued_before = Date.now();
+    return this.switches;
+  }
+
+  resetSwitches(): Switches {
+    this.switches = { ...DEFAULT_SWITCHES };
+    return this.switches;
+  }
+
+  /** Takes one from a countdown switch; true when this call should fail. */
+  consume(name: 'connection_failures' | 'event_failures'): boolean {
+    if (this.switches[name] <= 0) return false;
+    this.switches[name] -= 1;
+    return true;
+  }
+
+  record(entry: Omit<ReceivedRequest, 'seq'>): void {
+    this.received.push({ seq: ++this.seq, ...entry });
+    if (this.received.length > this.receivedLimit)
+      this.received.splice(0, this.received.length - this.receivedLimit);
+  }
+
+  listReceived(filter: { method?: string | undefined; path?: string | undefined } = {}): ReceivedRequest[] {
+    return this.received.filter(
+      (r) =>
+        (!filter.method || r.method === filter.method.toUpperCase()) &&
+        (!filter.path || r.path.startsWith(filter.path)),
+    );
+  }
+
+  clearReceived(): void {
+    this.received = [];
+  }
+
+  isConnected(account: string, location: string): boolean {
+    return this.connections.has(connectionKey(account, location));
+  }
+
+  connect(account: string, location: string): void {
+    const key = connectionKey(account, location);
+    if (!this.connections.has(key)) {
+      this.connections.set(key, {
+        account_id: account,
+        location_id: location,
+        connected_at: new Date().toISOString(),
+      });
+    }
+  }
+
+  disconnect(account: string, location: string): void {
+    this.connections.delete(connectionKey(account, location));
+  }
+
+  listConnections(): Connection[] {
+    return [...this.connections.values()];
+  }
+
+  clearConnections(): void {
+    this.connections.clear();
+  }
+
+  /** Marks a code redeemed; false when it already was. */
+  redeemCode(nonce: string, exp: number): boolean {
+    const now = Date.now();
+    for (const [n, e] of this.usedCodes) if (e <= now) this.usedCodes.delete(n);
+    if (this.usedCodes.has(nonce)) return false;
+    this.usedCodes.set(nonce, exp);
+    return true;
+  }
+}
+
+const connectionKey = (account: string, location: string) => `${account}\u0000${location}`;
