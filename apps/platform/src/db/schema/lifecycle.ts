@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Append-only record of what happened to a partner's integrations and locations. Billing reports
@@ -15,6 +15,11 @@ export const lifecycleEvents = pgTable(
     subjectId: text('subject_id').notNull(),
     event: text('event').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** Recording order: breaks ties between events of one instant (e.g. one transaction's off-then-on). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
-  (t) => [index('lifecycle_partner_at').on(t.partnerId, t.at), index('lifecycle_subject').on(t.subjectId, t.at)],
+  (t) => [
+    index('lifecycle_partner_at').on(t.partnerId, t.at),
+    index('lifecycle_subject').on(t.subjectId, t.at),
+  ],
 );
