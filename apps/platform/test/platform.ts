@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig, type Config } from '../src/config.ts';
 import { startPlatform, type RunningPlatform } from '../src/server.ts';
@@ -18,7 +19,11 @@ export interface TestPlatform extends RunningPlatform {
  * A real platform on 127.0.0.1 and a port of its own, over a cloned migrated database.
  * `overrides` tune the configuration (sandbox is off unless asked for).
  */
-export async function startTestPlatform(overrides: Partial<Config> = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+  overrides: Partial<Config> = {},
+  /** `register` adds test-only routes before the server listens. */
+  hooks: { register?: (app: FastifyInstance) => void | Promise<void> } = {},
+): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stream-platform-'));
   const base = loadConfig({ DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(32).toString('base64') });
   const config: Config = {
@@ -28,13 +33,16 @@ export async function startTestPlatform(overrides: Partial<Config> = {}): Promis
     publicUrl: '', // filled in with the real port once listening
     sandbox: false,
     logLevel: 'silent',
-    worker: { pollMs: 20, leaseMs: 5_000, concurrency: 8 },
+    // Jobs enqueued or retried in this process wake the worker themselves; a fast poll would only
+    // take PGlite's one connection away from the requests under test.
+    worker: { pollMs: 200, leaseMs: 5_000, concurrency: 8 },
     ...overrides,
   };
   const database = await testDatabase();
   const platform = await startPlatform(config, {
     database,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    register: hooks.register,
   });
   let n = 0;
   return {

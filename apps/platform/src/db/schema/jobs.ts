@@ -21,17 +21,22 @@ export const jobs = pgTable(
     /** Past this time no new attempt starts; the job goes dead. */
     deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** The worker holding (or, once finished, last holding) the job. */
     lockedBy: text('locked_by'),
     lastError: text('last_error'),
-    /** Optional: one live job per key (e.g. one accept per order). */
+    /** Optional: at most one job per key, ever (enqueue answers the first job's id again). */
     dedupeKey: text('dedupe_key').unique(),
     partnerId: text('partner_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    index('jobs_due').on(t.runAt).where(sql`status = 'pending'`),
-    index('jobs_leased').on(t.leaseUntil).where(sql`status = 'running'`),
+    index('jobs_due')
+      .on(t.runAt)
+      .where(sql`status = 'pending'`),
+    index('jobs_leased')
+      .on(t.leaseUntil)
+      .where(sql`status = 'running'`),
   ],
 );
 
@@ -52,5 +57,8 @@ export const deliveryAttempts = pgTable(
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('delivery_attempts_job').on(t.jobId), index('delivery_attempts_partner').on(t.partnerId, t.createdAt)],
+  (t) => [
+    index('delivery_attempts_job').on(t.jobId),
+    index('delivery_attempts_partner').on(t.partnerId, t.createdAt),
+  ],
 );
