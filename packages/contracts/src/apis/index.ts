@@ -1,7 +1,24 @@
 import type { Operation } from '../operation.ts';
+import { PARTNER_AUTH_OPERATIONS } from './partner/index.ts';
+import { BECOME_A_POS_OPERATIONS } from './become-a-pos/index.ts';
+import { BECOME_A_DSP_OPERATIONS } from './become-a-dsp/index.ts';
+import { INTEGRATE_WITH_EVENTS_OPERATIONS } from './integrate-with-events/index.ts';
+import { INTEGRATION_OPERATIONS } from './partner/onboarding.ts';
+import { ONBOARDING_LOCATION_OPERATIONS } from './partner/onboarding-locations.ts';
+import { SSO_OPERATIONS } from './partner/sso.ts';
+import { BILLING_OPERATIONS } from './partner/billing.ts';
 
 /**
  * Every operation of every API document. Each API folder exports its operations; add them here
  * and they are served (platform or sandbox), documented (OpenAPI) and example-tested.
  */
-export const ALL_OPERATIONS: readonly Operation[] = [];
+export const ALL_OPERATIONS: readonly Operation[] = [
+  ...PARTNER_AUTH_OPERATIONS,
+  ...INTEGRATION_OPERATIONS,
+  ...ONBOARDING_LOCATION_OPERATIONS,
+  ...SSO_OPERATIONS,
+  ...BILLING_OPERATIONS,
+  ...BECOME_A_POS_OPERATIONS,
+  ...BECOME_A_DSP_OPERATIONS,
+  ...INTEGRATE_WITH_EVENTS_OPERATIONS,
+];

@@ -2,3 +2,5 @@
 export * from './partners.ts';
 export * from './jobs.ts';
 export * from './lifecycle.ts';
+export * from './sso.ts';
+export * from './onboarding.ts';

@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { OnboardingAddress } from '../../onboarding/address.ts';
+import { orgs, partners } from './partners.ts';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/**
+ * One merchant's OAuth grant to one POS or DSP, made on behalf of a white-label partner's org
+ * (the Partner API's "onboarding"). Statuses and moves: `onboarding/integration-states.ts`.
+ */
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: text('id').primaryKey(),
+    /** The white-label partner that created it (the only one that can see it). */
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    type: text('type', { enum: ['pos', 'dsp'] }).notNull(),
+    /** The POS or DSP partner the merchant connects (its slug is the integration's `source`). */
+    sourcePartnerId: text('source_partner_id')
+      .notNull()
+      .references(() => partners.id),
+    status: text('status', {
+      enum: ['pending', 'waiting_for_oauth', 'active', 'needs_reconnection', 'deprovisioned'],
+    }).notNull(),
+    statusReason: text('status_reason'),
+    returnUrl: text('return_url').notNull(),
+    /** Nonce of the one OAuth round trip in flight (in the signed `state`); cleared when used. */
+    oauthNonce: text('oauth_nonce'),
+    /** The partner's account id from the token answer (`merchant_id`). */
+    merchantId: text('merchant_id'),
+    /** Merchant tokens, AES-GCM encrypted with the platform key. */
+    accessTokenEnc: text('access_token_enc'),
+    refreshTokenEnc: text('refresh_token_enc'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
+    ssoDetails: jsonb('sso_details').$type<Record<string, unknown>>(),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    deprovisionedAt: timestamp('deprovisioned_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('integrations_partner_org').on(t.partnerId, t.orgId)],
+);
+
+/** A POS location ingested into an org. Statuses: `onboarding/location-states.ts`. */
+export const orgLocations = pgTable(
+  'org_locations',
+  {
+    id: text('id').primaryKey(),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    /** The POS integration it was ingested through (whose token connects it). */
+    integrationId: text('integration_id')
+      .notNull()
+      .references(() => integrations.id),
+    sourcePartnerId: text('source_partner_id')
+      .notNull()
+      .references(() => partners.id),
+    /** The POS's id of the location. */
+    providerId: text('provider_id').notNull(),
+    name: text('name').notNull(),
+    /** The normalised onboarding address (ISO country and region, formatted line). */
+    address: jsonb('address').$type<OnboardingAddress>().notNull(),
+    timezone: text('timezone'),
+    status: text('status', {
+      enum: ['pending', 'active', 'waiting_for_deprovision', 'deprovisioned'],
+    }).notNull(),
+    statusReason: text('status_reason'),
+    changeTime: timestamp('change_time', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [
+    // A POS location lives once per org; ingesting it again answers the same row.
+    uniqueIndex('org_locations_source_provider').on(t.orgId, t.sourcePartnerId, t.providerId),
+    index('org_locations_integration').on(t.integrationId),
+  ],
+);
+
+/**
+ * One POS org location bound to one DSP store (an entry of the org location's `dsps[]`).
+ * Statuses: `onboarding/location-states.ts`. Partial unique indexes make the 409s race-free:
+ * a live binding holds its DSP store, and a location holds one live binding per DSP.
+ */
+export const locationBindings = pgTable(
+  'location_bindings',
+  {
+    id: text('id').primaryKey(),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    locationId: text('location_id')
+      .notNull()
+      .references(() => orgLocations.id),
+    /** The DSP integration whose token connects the store. */
+    dspIntegrationId: text('dsp_integration_id')
+      .notNull()
+      .references(() => integrations.id),
+    dspPartnerId: text('dsp_partner_id')
+      .notNull()
+      .references(() => partners.id),
+    dspProviderId: text('dsp_provider_id').notNull(),
+    dspStoreName: text('dsp_store_name').notNull(),
+    status: text('status', {
+      enum: ['pending', 'APPROVED', 'needs_reconnection', 'waiting_for_deprovision', 'deprovisioned'],
+    }).notNull(),
+    statusReason: text('status_reason'),
+    /** Which of the two connection calls succeeded for the current round (both: APPROVED). */
+    posConnected: boolean('pos_connected').notNull().default(false),
+    dspConnected: boolean('dsp_connected').notNull().default(false),
+    changeTime: timestamp('change_time', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('location_bindings_live_store')
+      .on(t.dspPartnerId, t.dspProviderId)
+      .where(sql`status in ('pending', 'APPROVED', 'needs_reconnection')`),
+    uniqueIndex('location_bindings_live_location_dsp')
+      .on(t.locationId, t.dspPartnerId)
+      .where(sql`status in ('pending', 'APPROVED', 'needs_reconnection')`),
+    index('location_bindings_location').on(t.locationId),
+    index('location_bindings_dsp_integration').on(t.dspIntegrationId),
+  ],
+);

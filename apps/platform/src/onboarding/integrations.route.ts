@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  connectIntegration,
+  createIntegration as createIntegrationOp,
+  deleteIntegration as deleteIntegrationOp,
+  getIntegration,
+} from '@stream/contracts/apis/partner/onboarding';
+import { authOf } from '../auth/bearer.ts';
+import { mount } from '../http/route.ts';
+import {
+  connectWithCode,
+  createIntegration,
+  deleteIntegration,
+  findVisibleIntegration,
+  present,
+} from './integrations.ts';
+
+/** POST /onboarding/integrations, GET, PUT and DELETE /onboarding/integrations/{id} */
+export function registerIntegrationsRoutes(app: FastifyInstance): void {
+  const { ctx } = app;
+  mount(app, createIntegrationOp, async (req, reply) => {
+    const id = await createIntegration(ctx, authOf(req), req.body);
+    reply.status(201).header('cache-control', 'no-store'); // entry_url is a secret link
+    return present(ctx, id);
+  });
+  mount(app, getIntegration, async (req, reply) => {
+    const row = await findVisibleIntegration(ctx.db, authOf(req), req.params.id);
+    reply.header('cache-control', 'no-store');
+    return present(ctx, row.id);
+  });
+  mount(app, connectIntegration, async (req) => {
+    const row = await findVisibleIntegration(ctx.db, authOf(req), req.params.id);
+    await connectWithCode(ctx, row, req.body.code);
+    return present(ctx, row.id);
+  });
+  mount(app, deleteIntegrationOp, async (req) => {
+    const row = await findVisibleIntegration(ctx.db, authOf(req), req.params.id);
+    await deleteIntegration(ctx, row);
+    return present(ctx, row.id);
+  });
+}
