@@ -1,77 +1,63 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
-import { openDatabase } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
-import { startPlatform } from './server.ts';
+import { ApiError } from './http/errors.ts';
+import { CliError, UsageError } from './cli/errors.ts';
 
-const USAGE = `Usage: stream-platform <command>
+const USAGE = `Usage: stream-platform <command> [options]
 
 Commands:
-  serve                 migrate, then serve the platform (PORT, default 8080)
-  migrate               apply pending database migrations
+  serve                   migrate, then serve the platform on PORT (default 8080)
+  migrate                 apply pending database migrations
+  partners create         register a partner; prints its credentials once
+  partners list           list partners (no secrets)
+  partners rotate-secret  replace a partner's client and/or webhook secret
+  keys rotate             sign Partner API tokens with a new key from now on
+Run "stream-platform <command> --help" for a command's options.
 
-Environment: PORT, DATA_DIR (default ./.data), DATABASE_URL (PostgreSQL; default embedded PGlite),
-PUBLIC_URL, ENCRYPTION_KEY, LOG_LEVEL. See the README.`;
+Environment: PORT, HOST, DATA_DIR (default ./.data), DATABASE_URL (PostgreSQL; default embedded
+PGlite in DATA_DIR), PUBLIC_URL, ENCRYPTION_KEY, LOG_LEVEL.
+While a server runs on DATA_DIR, commands go through its loopback admin endpoint.
+Output is JSON on stdout. Exit codes: 0 done, 1 failed, 2 bad arguments.`;
 
-/** A mistake in how the command was called: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
+type Command = (args: string[]) => Promise<void>;
+/** Loaded on demand: `partners` needs neither the HTTP server nor its capabilities. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve.ts')).serve,
+  migrate: async () => (await import('./cli/serve.ts')).runMigrate,
+  partners: async () => (await import('./cli/partners.ts')).partners,
+  keys: async () => (await import('./cli/keys.ts')).keys,
+};
 
-async function serve(): Promise<void> {
-  const config = loadConfig();
-  const platform = await startPlatform(config);
-  platform.app.log.info({ url: platform.url }, 'stream platform listening');
-  const shutdown = (signal: string) => {
-    platform.app.log.info({ signal }, 'draining');
-    platform.stop().then(
-      () => process.exit(0),
-      (err) => {
-        platform.app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-}
-
-async function runMigrate(): Promise<void> {
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await migrate(database);
-    console.log(JSON.stringify({ migrated: true, driver: database.driver }));
-  } finally {
-    await database.close();
+export async function main([command, ...rest]: string[]): Promise<void> {
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return;
   }
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!load) throw new UsageError(`Unknown command "${command}".`, USAGE);
+  return (await load())(rest);
 }
 
-export async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve':
-      return serve();
-    case 'migrate':
-      return runMigrate();
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      console.log(USAGE);
-      return;
-    default:
-      throw new UsageError(`Unknown command "${command}"${rest.length ? '' : ''}.`);
-  }
-}
-
-main(process.argv.slice(2)).catch((err) => {
+/** Exit code and message for a failure: 2 for how the command was called, 1 for anything else. */
+function report(err: unknown): number {
+  const say = (message: string) => console.error(`stream-platform: ${message}`);
   if (err instanceof UsageError) {
-    console.error(`stream-platform: ${err.message}\n\n${USAGE}`);
-    process.exit(2);
+    say(`${err.message}\n\n${err.usage}`);
+    return 2;
   }
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
-    console.error(`stream-platform: ${err.message}`);
-    process.exit(1);
+  if (err instanceof ApiError) {
+    // From the admin endpoint or the partner service: a 400 means the arguments were rejected.
+    say(err.message);
+    return err.status === 400 ? 2 : 1;
+  }
+  if (err instanceof CliError || err instanceof ConfigError || err instanceof DataDirLockedError) {
+    say(err.message);
+    return 1;
   }
   console.error(err);
-  process.exit(1);
+  return 1;
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.exitCode = report(err);
 });

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { ALL_SCOPES, type PartnerKind, type Scope } from '@stream/contracts/common';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
-import { apiClients, partners } from '../db/schema/index.ts';
+import { apiClients, partners, tokenFamilies } from '../db/schema/index.ts';
 import { decrypt, encrypt, newSecret, sha256Hex } from '../http/secrets.ts';
 
 export interface CreatePartnerInput {
@@ -29,24 +29,44 @@ export const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 
 export class PartnerExistsError extends Error {}
 
+const exists = (slug: string) => new PartnerExistsError(`A partner with slug "${slug}" already exists.`);
+
+/** PostgreSQL's unique_violation, as either driver reports it (drizzle wraps it in `cause`). */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return true;
+  }
+  return false;
+}
+
 /** Creates a partner with its root API client (client_credentials) and its webhook secret. */
-export async function createPartner(db: DbOrTx, key: Buffer, input: CreatePartnerInput): Promise<PartnerCredentials> {
+export async function createPartner(
+  db: DbOrTx,
+  key: Buffer,
+  input: CreatePartnerInput,
+): Promise<PartnerCredentials> {
   const existing = await db.select({ id: partners.id }).from(partners).where(eq(partners.slug, input.slug));
-  if (existing.length) throw new PartnerExistsError(`A partner with slug "${input.slug}" already exists.`);
+  if (existing.length) throw exists(input.slug);
   const partnerId = newId('ptr');
   const clientId = newId('cli');
   const clientSecret = newSecret('sk');
   const webhookSecret = newSecret('whsec');
-  await db.insert(partners).values({
-    id: partnerId,
-    kind: input.kind,
-    slug: input.slug,
-    name: input.name,
-    baseUrl: input.baseUrl ?? null,
-    webhookSecretEnc: encrypt(key, webhookSecret),
-    oauthClientId: input.oauthClientId ?? null,
-    oauthClientSecretEnc: input.oauthClientSecret ? encrypt(key, input.oauthClientSecret) : null,
-  });
+  try {
+    await db.insert(partners).values({
+      id: partnerId,
+      kind: input.kind,
+      slug: input.slug,
+      name: input.name,
+      baseUrl: input.baseUrl ?? null,
+      webhookSecretEnc: encrypt(key, webhookSecret),
+      oauthClientId: input.oauthClientId ?? null,
+      oauthClientSecretEnc: input.oauthClientSecret ? encrypt(key, input.oauthClientSecret) : null,
+    });
+  } catch (err) {
+    // Two creates of one slug racing on PostgreSQL: the loser sees the unique index.
+    if (isUniqueViolation(err)) throw exists(input.slug);
+    throw err;
+  }
   await db.insert(apiClients).values({
     id: clientId,
     partnerId,
@@ -75,4 +95,119 @@ export async function findPartner(db: DbOrTx, idOrSlug: string): Promise<Partner
 
 export function webhookSecretOf(key: Buffer, partner: Partner): string {
   return decrypt(key, partner.webhookSecretEnc);
+}
+
+/** A partner as `partners list` shows it: no secrets. */
+export interface PartnerSummary {
+  id: string;
+  kind: PartnerKind;
+  slug: string;
+  name: string;
+  base_url: string | null;
+  /** The root API client's id (the client_credentials pair made with the partner). */
+  client_id: string | null;
+  /** The client id the partner issued to the platform for merchant OAuth, if any. */
+  oauth_client_id: string | null;
+  created_at: string;
+  /** Sandbox partners only: their secrets, which they keep readable (see sandbox-bootstrap.ts). */
+  sandbox_credentials?: Pick<PartnerCredentials, 'client_secret' | 'webhook_secret'> & {
+    oauth_client_secret: string | null;
+  };
+}
+
+/** The partner's root API client: the one made with it, not limited to an org. */
+const isRootClientOf = (partnerId: typeof partners.id | string) =>
+  and(eq(apiClients.partnerId, partnerId), isNull(apiClients.orgId), isNull(apiClients.revokedAt));
+
+export async function listPartners(db: DbOrTx): Promise<PartnerSummary[]> {
+  const rows = await db
+    .select({ partner: partners, clientId: apiClients.id })
+    .from(partners)
+    .leftJoin(apiClients, isRootClientOf(partners.id))
+    .orderBy(asc(partners.createdAt), asc(partners.slug), asc(apiClients.createdAt));
+  const seen = new Set<string>();
+  return rows.flatMap(({ partner: p, clientId }) => {
+    if (seen.has(p.id)) return []; // a second root client (none is made today): show the first
+    seen.add(p.id);
+    return [
+      {
+        id: p.id,
+        kind: p.kind,
+        slug: p.slug,
+        name: p.name,
+        base_url: p.baseUrl,
+        client_id: clientId,
+        oauth_client_id: p.oauthClientId,
+        created_at: p.createdAt.toISOString(),
+      },
+    ];
+  });
+}
+
+export const SECRET_KINDS = ['client', 'webhook'] as const;
+export type SecretKind = (typeof SECRET_KINDS)[number];
+
+/** What `partners rotate-secret` prints: each new secret appears here once. */
+export interface RotatedSecrets {
+  partner_id: string;
+  slug: string;
+  client_id?: string;
+  client_secret?: string;
+  webhook_secret?: string;
+}
+
+export class PartnerNotFoundError extends Error {}
+
+/**
+ * Replaces the root client secret and/or the webhook secret. The old ones stop working at once
+ * (no grace period: rotation is what you do after a leak). Rotating the client secret also revokes
+ * the token families issued to that client, so the access and refresh tokens a leaked secret
+ * obtained die with it (the bearer check reads the family).
+ */
+export async function rotateSecret(
+  db: DbOrTx,
+  key: Buffer,
+  idOrSlug: string,
+  which: readonly SecretKind[],
+): Promise<RotatedSecrets> {
+  return db.transaction(async (tx) => {
+    const partner = await findPartner(tx, idOrSlug);
+    if (!partner) throw new PartnerNotFoundError(`No partner with id or slug "${idOrSlug}".`);
+    const out: RotatedSecrets = { partner_id: partner.id, slug: partner.slug };
+    if (which.includes('client')) {
+      const [client] = await tx
+        .select({ id: apiClients.id })
+        .from(apiClients)
+        .where(isRootClientOf(partner.id))
+        .orderBy(asc(apiClients.createdAt))
+        .limit(1);
+      if (!client) throw new PartnerNotFoundError(`Partner "${partner.slug}" has no root API client.`);
+      const secret = newSecret('sk');
+      const now = new Date();
+      await tx
+        .update(apiClients)
+        .set({ secretHash: sha256Hex(secret), updatedAt: now })
+        .where(eq(apiClients.id, client.id));
+      if (typeof partner.settings.client_secret_enc === 'string') {
+        // A partner that keeps its secret readable (the sandbox partners) keeps the new one.
+        const settings = { ...partner.settings, client_secret_enc: encrypt(key, secret) };
+        await tx.update(partners).set({ settings }).where(eq(partners.id, partner.id));
+      }
+      await tx
+        .update(tokenFamilies)
+        .set({ revokedAt: now, revokedReason: 'client_secret_rotated' })
+        .where(and(eq(tokenFamilies.clientId, client.id), isNull(tokenFamilies.revokedAt)));
+      out.client_id = client.id;
+      out.client_secret = secret;
+    }
+    if (which.includes('webhook')) {
+      const secret = newSecret('whsec');
+      await tx
+        .update(partners)
+        .set({ webhookSecretEnc: encrypt(key, secret) })
+        .where(eq(partners.id, partner.id));
+      out.webhook_secret = secret;
+    }
+    return out;
+  });
 }

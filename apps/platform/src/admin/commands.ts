@@ -1,0 +1,75 @@
+import { rotateSigningKey } from '../auth/keys.ts';
+import type { Database } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { ApiError } from '../http/errors.ts';
+import { toCreatePartnerInput, type CreatePartnerRequest } from '../partners/input.ts';
+import { SANDBOX_PARTNERS, sandboxCredentials } from '../sandbox-bootstrap.ts';
+import {
+  createPartner,
+  findPartner,
+  listPartners,
+  PartnerExistsError,
+  PartnerNotFoundError,
+  rotateSecret,
+  type PartnerCredentials,
+  type PartnerSummary,
+  type RotatedSecrets,
+  type SecretKind,
+} from '../partners/service.ts';
+
+/**
+ * The operator's commands, one interface with two implementations: `directCommands` over an open
+ * database (the CLI with no server on the folder, and the admin endpoint itself), and the CLI's
+ * HTTP client of the admin endpoint (`cli/backend.ts`). Both run the same code on the database,
+ * so a command behaves the same whether or not a server is running.
+ * Failures are `ApiError`s: `conflict` (slug taken), `unknown_partner`, `validation_failed`.
+ */
+export interface AdminCommands {
+  migrate(): Promise<{ migrated: true; driver: Database['driver'] }>;
+  createPartner(req: CreatePartnerRequest): Promise<PartnerCredentials>;
+  listPartners(): Promise<PartnerSummary[]>;
+  rotateSecret(idOrSlug: string, which: readonly SecretKind[]): Promise<RotatedSecrets>;
+  /** New tokens are signed with the new key; the retired ones keep verifying until their tokens expire. */
+  rotateSigningKey(): Promise<{ kid: string; retired: string[] }>;
+}
+
+export function directCommands(database: Database, encryptionKey: Buffer): AdminCommands {
+  const { db } = database;
+  return {
+    async migrate() {
+      await migrate(database);
+      return { migrated: true, driver: database.driver };
+    },
+    async createPartner(req) {
+      try {
+        return await createPartner(db, encryptionKey, toCreatePartnerInput(req));
+      } catch (err) {
+        if (err instanceof PartnerExistsError) throw new ApiError('conflict', err.message);
+        throw err;
+      }
+    },
+    async listPartners() {
+      const list = await listPartners(db);
+      // The start-up banner promises that `partners list` shows the sandbox partners' secrets again.
+      for (const summary of list) {
+        if (!SANDBOX_PARTNERS.some((s) => s.slug === summary.slug)) continue;
+        const partner = await findPartner(db, summary.id);
+        const sandbox = partner && (await sandboxCredentials(db, encryptionKey, partner));
+        if (sandbox) {
+          const { client_secret, webhook_secret, oauth_client_secret } = sandbox;
+          summary.sandbox_credentials = { client_secret, webhook_secret, oauth_client_secret };
+        }
+      }
+      return list;
+    },
+    async rotateSecret(idOrSlug, which) {
+      try {
+        return await rotateSecret(db, encryptionKey, idOrSlug, which);
+      } catch (err) {
+        if (err instanceof PartnerNotFoundError) throw new ApiError('unknown_partner', err.message);
+        throw err;
+      }
+    },
+    rotateSigningKey: () => rotateSigningKey(db, encryptionKey),
+  };
+}

@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import { loadConfig } from '../config.ts';
+import { CreatePartnerRequest } from '../partners/input.ts';
+import { SECRET_KINDS, type SecretKind } from '../partners/service.ts';
+import { parseFlags, printJson, requireFlags } from './args.ts';
+import { withCommands } from './backend.ts';
+import { UsageError } from './errors.ts';
+
+export const PARTNERS_USAGE = `Usage:
+  stream-platform partners create --kind pos|dsp|events|white_label --slug SLUG --name NAME
+                                  [--base-url URL] [--scopes a,b]
+                                  [--oauth-client-id ID --oauth-client-secret SECRET]
+      Registers a partner. Prints JSON with partner_id, slug, client_id, client_secret and
+      webhook_secret: the secrets are shown this once (the client secret is stored hashed).
+      --base-url        where the partner's own endpoints live (http or https)
+      --scopes          Partner API scopes of its root client (default: all):
+                        user, onboarding, legacy_onboarding, sso, billing
+      --oauth-client-*  the client credentials the partner issued to the platform (stored encrypted)
+  stream-platform partners list
+      Prints every partner as JSON, without secrets.
+  stream-platform partners rotate-secret --slug SLUG [--which client|webhook|both]
+      Replaces the root client secret, the webhook secret, or both (default) and prints the new
+      ones once. The old secrets stop working at once; rotating the client secret also revokes
+      every access and refresh token issued to that client.`;
+
+const CREATE_FLAGS = [
+  'kind',
+  'slug',
+  'name',
+  'base-url',
+  'scopes',
+  'oauth-client-id',
+  'oauth-client-secret',
+] as const;
+const snake = (flag: string) => flag.replaceAll('-', '_');
+const flagOf = (field: string) => `--${field.replaceAll('_', '-')}`;
+const FIELDS = new Set(Object.keys(CreatePartnerRequest.shape));
+
+/** A validation issue in the words of the command line: `--base-url: must be an http:// ...`. */
+function describeIssue(issue: z.core.$ZodIssue, raw: Record<string, unknown>): string {
+  const [field, index] = issue.path;
+  let message = issue.message.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (w) => (FIELDS.has(w) ? flagOf(w) : w));
+  if (issue.code === 'invalid_value') {
+    const given = raw[String(field)];
+    const value = Array.isArray(given) && typeof index === 'number' ? given[index] : given;
+    message = `"${String(value)}" is not one of ${issue.values.join(', ')}`;
+  }
+  const flag = typeof field === 'string' ? flagOf(field) : undefined;
+  return flag && !message.includes(flag) ? `${flag}: ${message}.` : `${message}.`;
+}
+
+async function create(args: string[]): Promise<void> {
+  const flags = parseFlags(args, CREATE_FLAGS, PARTNERS_USAGE);
+  if (!flags) return console.log(PARTNERS_USAGE);
+  requireFlags(flags, ['kind', 'slug', 'name'], 'partners create', PARTNERS_USAGE);
+  const raw: Record<string, unknown> = {};
+  for (const flag of CREATE_FLAGS) {
+    if (flags[flag] !== undefined) raw[snake(flag)] = flags[flag];
+  }
+  if (typeof raw.scopes === 'string') {
+    raw.scopes = raw.scopes
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+  const parsed = CreatePartnerRequest.safeParse(raw);
+  if (!parsed.success) throw new UsageError(describeIssue(parsed.error.issues[0]!, raw), PARTNERS_USAGE);
+  printJson(await withCommands(loadConfig(), (c) => c.createPartner(parsed.data)));
+}
+
+async function list(args: string[]): Promise<void> {
+  if (!parseFlags(args, [], PARTNERS_USAGE)) return console.log(PARTNERS_USAGE);
+  printJson(await withCommands(loadConfig(), (c) => c.listPartners()));
+}
+
+const WHICH: Record<string, readonly SecretKind[]> = {
+  client: ['client'],
+  webhook: ['webhook'],
+  both: SECRET_KINDS,
+};
+
+async function rotateSecret(args: string[]): Promise<void> {
+  const flags = parseFlags(args, ['slug', 'which'], PARTNERS_USAGE);
+  if (!flags) return console.log(PARTNERS_USAGE);
+  requireFlags(flags, ['slug'], 'partners rotate-secret', PARTNERS_USAGE);
+  const name = flags.which ?? 'both';
+  const which = Object.hasOwn(WHICH, name) ? WHICH[name] : undefined;
+  if (!which)
+    throw new UsageError(`--which must be client, webhook or both (got "${flags.which}").`, PARTNERS_USAGE);
+  const slug = flags.slug!;
+  printJson(await withCommands(loadConfig(), (c) => c.rotateSecret(slug, which)));
+}
+
+const SUBCOMMANDS: Record<string, (args: string[]) => Promise<void>> = {
+  create,
+  list,
+  'rotate-secret': rotateSecret,
+};
+
+export async function partners([sub, ...args]: string[]): Promise<void> {
+  if (sub === 'help' || sub === '--help' || sub === '-h') return console.log(PARTNERS_USAGE);
+  const run = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
+  if (!run) {
+    const what = sub === undefined ? 'needs a command' : `has no command "${sub}"`;
+    throw new UsageError(`partners ${what}: create, list or rotate-secret.`, PARTNERS_USAGE);
+  }
+  return run(args);
+}
