@@ -2,6 +2,7 @@
  * `npm run bench`: throughput and latency of POST /oauth/token and an authenticated GET /tokens,
  * against a bare Fastify JSON route as the baseline, all on 127.0.0.1. Prints a table and the
  * ratios to the baseline. Figures depend on the machine: compare runs on the same one.
+ * Runs on PGlite; with DATABASE_URL on that PostgreSQL server (use a scratch database: it writes).
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -35,7 +36,7 @@ async function measure(name: string, opts: autocannon.Options): Promise<Row> {
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'stream-bench-'));
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir }),
+    ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL }),
     port: 0,
     host: '127.0.0.1',
     publicUrl: '',
@@ -50,7 +51,7 @@ async function main() {
   try {
     const creds = await createPartner(platform.app.ctx.db, config.encryptionKey, {
       kind: 'white_label',
-      slug: 'bench-partner',
+      slug: `bench-${Date.now()}`,
       name: 'Bench partner',
     });
     const tokenBody = JSON.stringify({
@@ -61,7 +62,10 @@ async function main() {
     const post = (url: string, body: unknown, token?: string) =>
       fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         body: JSON.stringify(body),
       }).then(async (r) => {
         if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
@@ -70,7 +74,11 @@ async function main() {
     const { access_token } = await post(`${platform.url}/oauth/token`, JSON.parse(tokenBody));
     const { org_id } = await post(
       `${platform.url}/onboarding/org`,
-      { name: 'Bench org', provider_id: 'bench-1', user: { email: 'o@example.com', first_name: 'O', last_name: 'B' } },
+      {
+        name: 'Bench org',
+        provider_id: 'bench-1',
+        user: { email: 'o@example.com', first_name: 'O', last_name: 'B' },
+      },
       access_token,
     );
     await post(`${platform.url}/tokens`, { org_id, token_name: 'bench', scopes: ['user'] }, access_token);
@@ -89,7 +97,9 @@ async function main() {
       }),
     ];
     const base = rows[0]!;
-    console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, driver ${platform.app.ctx.database.driver}\n`);
+    console.log(
+      `\n${CONNECTIONS} connections, ${DURATION} s each, driver ${platform.app.ctx.database.driver}\n`,
+    );
     console.log('| route | req/s | p50 ms | p99 ms | errors | throughput vs baseline |');
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const r of rows) {

@@ -4,6 +4,7 @@ import { ACCESS_TOKEN_MAX_SECONDS, type Jwk } from '@stream/contracts/apis/partn
 import type { Db } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { signingKeys } from '../db/schema/index.ts';
+import { ConfigError } from '../config.ts';
 import { decrypt, encrypt } from '../http/secrets.ts';
 
 export const SIGNING_ALG = 'ES256';
@@ -39,11 +40,22 @@ async function newKeyRow(encryptionKey: Buffer) {
 /** Creates the first signing key unless one is active; safe when several processes start at once. */
 export async function ensureSigningKey(db: Db, encryptionKey: Buffer): Promise<void> {
   const active = await db
-    .select({ kid: signingKeys.kid })
+    .select({ kid: signingKeys.kid, enc: signingKeys.privateJwkEnc })
     .from(signingKeys)
     .where(isNull(signingKeys.retiredAt))
     .limit(1);
-  if (active.length) return;
+  if (active[0]) {
+    // Fail at start, not on every request, when the database was encrypted with another key.
+    try {
+      decrypt(encryptionKey, active[0].enc);
+    } catch {
+      throw new ConfigError(
+        'ENCRYPTION_KEY does not match the key this database was encrypted with. Use the original ' +
+          'ENCRYPTION_KEY (or DATA_DIR/encryption.key) for this database.',
+      );
+    }
+    return;
+  }
   const row = await newKeyRow(encryptionKey);
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${KEYS_LOCK})`);
