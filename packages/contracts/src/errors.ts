@@ -9,7 +9,9 @@ import { z } from 'zod';
 export const ErrorBody = z
   .object({
     error: z.object({
-      code: z.string().meta({ description: 'Stable machine-readable code; see the error table of each endpoint.' }),
+      code: z
+        .string()
+        .meta({ description: 'Stable machine-readable code; see the error table of each endpoint.' }),
       message: z.string().meta({ description: 'A sentence that says what was wrong and how to fix it.' }),
       request_id: z.string().optional().meta({ description: 'Also sent as the `X-Request-Id` header.' }),
       details: z
@@ -28,7 +30,10 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const ERROR_CODES = {
   // generic request problems
   invalid_json: { status: 400, description: 'The body is not valid JSON.' },
-  invalid_request: { status: 400, description: 'The URL cannot be routed (undecodable, NUL character, over-long parameter).' },
+  invalid_request: {
+    status: 400,
+    description: 'The URL cannot be routed (undecodable, NUL character, over-long parameter).',
+  },
   validation_failed: { status: 400, description: 'A field is missing, of the wrong type or out of range.' },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not one the endpoint accepts.' },
   payload_too_large: { status: 413, description: 'The body is larger than the 1 MiB limit.' },
@@ -39,19 +44,29 @@ export const ERROR_CODES = {
   internal_error: { status: 500, description: 'An unexpected error; it was logged with the request id.' },
   // authentication (Partner API bearer tokens)
   missing_token: { status: 401, description: 'No `Authorization: Bearer` header.' },
-  invalid_token: { status: 401, description: 'The bearer token is malformed, its signature is wrong, or it was revoked.' },
+  invalid_token: {
+    status: 401,
+    description: 'The bearer token is malformed, its signature is wrong, or it was revoked.',
+  },
   token_expired: { status: 401, description: 'The bearer token has expired; request a new one.' },
   insufficient_scope: { status: 403, description: 'The token lacks a scope the endpoint requires.' },
   org_limited_token: {
     status: 403,
-    description: 'The token is limited to one organisation (a partner token) and cannot do this; use your root API client.',
+    description:
+      'The token is limited to one organisation (a partner token) and cannot do this; use your root API client.',
   },
   // organisations
   org_already_exists: { status: 409, description: 'You already have an organisation with this provider_id.' },
   // OAuth token endpoint
   invalid_client: { status: 401, description: 'Unknown client_id or wrong client_secret.' },
-  unsupported_grant_type: { status: 400, description: 'grant_type is neither client_credentials nor refresh_token.' },
-  invalid_scope: { status: 400, description: 'A requested scope is unknown or was not granted to the client.' },
+  unsupported_grant_type: {
+    status: 400,
+    description: 'grant_type is neither client_credentials nor refresh_token.',
+  },
+  invalid_scope: {
+    status: 400,
+    description: 'A requested scope is unknown or was not granted to the client.',
+  },
   invalid_exp: { status: 400, description: 'exp is not a whole number of seconds between 1 and 3600.' },
   invalid_grant: { status: 400, description: 'The refresh token is unknown, expired or revoked.' },
   refresh_token_reused: {
@@ -159,3 +174,43 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One entry of an error body's `details`: which field was wrong, and how. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/**
+ * An error that answers as the error body: its code's status unless told. The platform's `ApiError`
+ * and the sandbox's `SandboxError` extend it (each server's error handler knows its own).
+ */
+export class CodedError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    status?: number,
+  ) {
+    super(message);
+    this.status = status ?? ERROR_CODES[code].status;
+  }
+}
+
+/** The error body; `request_id` and `details` only when there are some. */
+export function errorBody(
+  code: string,
+  message: string,
+  requestId?: string,
+  details?: ErrorDetail[],
+): ErrorBody {
+  return {
+    error: {
+      code,
+      message,
+      ...(requestId ? { request_id: requestId } : {}),
+      ...(details ? { details } : {}),
+    },
+  };
+}

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  dspAuthorize,
   dspConnectLocation,
   dspDisconnectLocation,
   dspGetLocationConnection,
   dspListLocations,
-  dspToken,
+  dspOAuth,
   type DspLocation,
 } from '@stream/contracts/apis/become-a-dsp/index';
 import { parse, route } from './http.ts';
@@ -15,13 +14,7 @@ import type { Sim } from './sim.ts';
 
 /** The simulated DSP: merchant OAuth, stores and store connection. */
 export function registerDsp(app: FastifyInstance, sim: Sim): void {
-  registerMerchantOAuth(app, sim, {
-    authorize: dspAuthorize,
-    token: dspToken,
-    tokenStatus: 200,
-    ssoDetails: false,
-    title: 'Sandbox DSP',
-  });
+  registerMerchantOAuth(app, sim, { ...dspOAuth, title: 'Sandbox DSP' });
   route(app, dspListLocations, async (req) => {
     const account = sim.authenticate(req);
     const locations: DspLocation[] = account.locations.map(({ provider_id, name, address }) => ({

@@ -1,34 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '@stream/contracts/errors';
+import { CodedError, errorBody, type ErrorDetail } from '@stream/contracts/errors';
 import { fastifyPath, type BodyOf, type Operation, type QueryOf } from '@stream/contracts/operation';
 import type { z } from 'zod';
 
 /**
  * The sandbox answers errors with the platform's error body and codes, so a partner reading the
- * sandbox sees what the docs show. (The platform's ApiError lives in apps/platform, which depends
- * on this package, not the other way round.)
+ * sandbox sees what the docs show. Its own class, not the platform's `ApiError` (apps/platform
+ * depends on this package, not the other way round); both extend the contracts' `CodedError`.
  */
-export class SandboxError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: { path: string; message: string }[],
-    status?: number,
-  ) {
-    super(message);
-    this.status = status ?? ERROR_CODES[code].status;
-  }
-}
-
-export function errorBody(
-  code: string,
-  message: string,
-  requestId: string,
-  details?: SandboxError['details'],
-): ErrorBody {
-  return { error: { code, message, request_id: requestId, ...(details ? { details } : {}) } };
-}
+export class SandboxError extends CodedError {}
 
 /** The exact bytes of each JSON or form body, for signature checks. */
 export const rawBodies = new WeakMap<FastifyRequest, Buffer>();
@@ -66,7 +46,7 @@ export function prepareScope(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((err: FastifyError | SandboxError, req, reply) => {
-    const send = (status: number, code: string, message: string, details?: SandboxError['details']) =>
+    const send = (status: number, code: string, message: string, details?: ErrorDetail[]) =>
       reply.status(status).send(errorBody(code, message, req.id, details));
     if (err instanceof SandboxError) return send(err.status, err.code, err.message, err.details);
     switch (err.code) {

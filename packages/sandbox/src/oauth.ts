@@ -1,21 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { dspAuthorize, dspToken } from '@stream/contracts/apis/become-a-dsp/index';
-import type { posAuthorize, posToken } from '@stream/contracts/apis/become-a-pos/index';
+import type { dspOAuth } from '@stream/contracts/apis/become-a-dsp/index';
+import type { posOAuth } from '@stream/contracts/apis/become-a-pos/index';
 import { authorizePage } from './authorize-page.ts';
 import { SandboxError, parse, route } from './http.ts';
 import type { Sim } from './sim.ts';
 import type { TokenClaims } from './tokens.ts';
 
-export interface MerchantOAuth {
-  authorize: typeof posAuthorize | typeof dspAuthorize;
-  token: typeof posToken | typeof dspToken;
-  /** POS answers 201, DSP 200 (wire-notes). */
-  tokenStatus: 200 | 201;
-  /** POS answers carry sso_details. */
-  ssoDetails: boolean;
-  title: string;
-}
+/** A side's merchant OAuth (`posOAuth`, `dspOAuth`) and the title of its login page. */
+export type SimulatedOAuth = (typeof posOAuth | typeof dspOAuth) & { title: string };
 
 /** The token request fields of both POS and DSP (the DSP's has no redirect_uri). */
 interface TokenRequest {
@@ -34,7 +27,7 @@ const safeEqual = (a: string, b: string) => {
 };
 
 /** The authorize page and token endpoint of a simulated POS or DSP. */
-export function registerMerchantOAuth(app: FastifyInstance, sim: Sim, flow: MerchantOAuth): void {
+export function registerMerchantOAuth(app: FastifyInstance, sim: Sim, flow: SimulatedOAuth): void {
   route(app, flow.authorize, (req, reply) => authorize(sim, flow, req, reply));
   route(app, flow.token, async (req, reply) => {
     const body = parse(flow.token, req).body as TokenRequest;
@@ -67,7 +60,7 @@ export function registerMerchantOAuth(app: FastifyInstance, sim: Sim, flow: Merc
  * (a test's fetch with `redirect: 'manual'`) gets the 302 straight away. `auto=1` forces the
  * redirect, `auto=0` the page; `account=<id>` logs in as another account, `deny=1` declines.
  */
-async function authorize(sim: Sim, flow: MerchantOAuth, req: FastifyRequest, reply: FastifyReply) {
+async function authorize(sim: Sim, flow: SimulatedOAuth, req: FastifyRequest, reply: FastifyReply) {
   const { query } = parse(flow.authorize, req);
   const extra = req.query as Record<string, unknown>;
   const flag = (name: string) => (typeof extra[name] === 'string' ? (extra[name] as string) : undefined);

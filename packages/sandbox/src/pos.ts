@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  posAuthorize,
   posConnectLocation,
   posDisconnectLocation,
   posListLocations,
-  posToken,
+  posOAuth,
   type PosLocation,
 } from '@stream/contracts/apis/become-a-pos/index';
 import { route } from './http.ts';
@@ -14,13 +13,7 @@ import type { Sim } from './sim.ts';
 
 /** The simulated POS: merchant OAuth, locations and location connection. */
 export function registerPos(app: FastifyInstance, sim: Sim): void {
-  registerMerchantOAuth(app, sim, {
-    authorize: posAuthorize,
-    token: posToken,
-    tokenStatus: 201,
-    ssoDetails: true,
-    title: 'Sandbox POS',
-  });
+  registerMerchantOAuth(app, sim, { ...posOAuth, title: 'Sandbox POS' });
   route(app, posListLocations, async (req) => {
     const account = sim.authenticate(req);
     const locations: PosLocation[] = account.locations.map((l) => ({

@@ -1,17 +1,16 @@
 import { decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
-import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
+import type { TestPlatform } from '../../test/platform.ts';
 import { signAccessToken, type PartnerAuth } from './access-token.ts';
 import { signingKeysFor } from './keys.ts';
-import { testPartner, type TestPartner } from './testing.ts';
+import { startWithPartner, type TestPartner } from './testing.ts';
 
 let platform: TestPlatform;
 let partner: TestPartner;
 let orgId: string;
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  partner = await testPartner(platform);
+  ({ platform, partner } = await startWithPartner());
   orgId = await partner.org();
 });
 afterAll(() => platform?.stop());

@@ -2,16 +2,15 @@ import { eq, sql } from 'drizzle-orm';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
-import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
+import type { TestPlatform } from '../../test/platform.ts';
 import { signingKeys } from '../db/schema/index.ts';
 import { ensureSigningKey, rotateSigningKey } from './keys.ts';
-import { requestAccessToken, testPartner, type TestPartner } from './testing.ts';
+import { requestAccessToken, startWithPartner, type TestPartner } from './testing.ts';
 
 let platform: TestPlatform;
 let partner: TestPartner;
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  partner = await testPartner(platform);
+  ({ platform, partner } = await startWithPartner());
 });
 afterAll(() => platform?.stop());
 

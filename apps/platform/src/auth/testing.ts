@@ -2,7 +2,7 @@
 import type { OAuthTokenResponse } from '@stream/contracts/apis/partner/index';
 import type { Scope } from '@stream/contracts/common';
 import { call } from '../../test/http.ts';
-import type { TestPlatform } from '../../test/platform.ts';
+import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 
 export interface ClientCredentials {
   client_id: string;
@@ -35,6 +35,15 @@ export interface TestPartner extends ClientCredentials {
   tokenWith(scopes: Scope[]): Promise<string>;
   /** Creates an org over the Partner API; answers its id. */
   org(providerId?: string): Promise<string>;
+  /** A partner token limited to `orgId` (`POST /tokens`) and an access token of it. */
+  orgToken(orgId: string, scopes: Scope[], name?: string): Promise<OrgToken>;
+}
+
+export interface OrgToken {
+  /** The partner token's `_id` (its client_id). */
+  id: string;
+  secret: string;
+  grant: OAuthTokenResponse;
 }
 
 let orgs = 0;
@@ -61,5 +70,30 @@ export async function testPartner(platform: TestPlatform): Promise<TestPartner> 
       if (res.status !== 201) throw new Error(`org creation failed: ${res.status} ${res.text}`);
       return res.body.org_id as string;
     },
+    orgToken: async (orgId, scopes, name = 'org token') => {
+      const res = await call('POST', `${platform.url}/tokens`, {
+        token,
+        body: { org_id: orgId, token_name: name, scopes },
+      });
+      if (res.status !== 201) throw new Error(`partner token creation failed: ${res.status} ${res.text}`);
+      const { _id: id } = res.body.token as { _id: string };
+      const secret = res.body.secret as string;
+      return {
+        id,
+        secret,
+        grant: await requestAccessToken(platform.url, { client_id: id, client_secret: secret }),
+      };
+    },
   };
+}
+
+/** A test platform and a white-label partner on it: the set-up of most Partner API test files. */
+export async function startWithPartner(): Promise<{ platform: TestPlatform; partner: TestPartner }> {
+  const platform = await startTestPlatform();
+  try {
+    return { platform, partner: await testPartner(platform) };
+  } catch (err) {
+    await platform.stop();
+    throw err;
+  }
 }

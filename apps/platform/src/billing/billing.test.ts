@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
-import { requestAccessToken, testPartner, type TestPartner } from '../auth/testing.ts';
+import { testPartner, type TestPartner } from '../auth/testing.ts';
 import { newId } from '../db/ids.ts';
 import { integrations, orgLocations, partners } from '../db/schema/index.ts';
 import { parseCsv } from './csv.ts';
@@ -187,15 +187,7 @@ describe('GET /billing/reports', () => {
     expect(bM.metrics).toEqual({ activeLocations: 1, newActivations: 1, newOnboardings: 0 });
     expect(bM.locations.map((l: { locationId: string }) => l.locationId)).toEqual(['loc_b1']);
 
-    const created = await call('POST', `${platform.url}/tokens`, {
-      token: a.token,
-      body: { org_id: org2, token_name: 'billing org2', scopes: ['billing'] },
-    });
-    expect(created.status, created.text).toBe(201);
-    const { access_token } = await requestAccessToken(platform.url, {
-      client_id: created.body.token._id,
-      client_secret: created.body.secret,
-    });
+    const { access_token } = (await a.orgToken(org2, ['billing'], 'billing org2')).grant;
     const scoped = await get('/billing/reports', access_token);
     const sM = scoped.body.reports.find((r: { reportMonth: string }) => r.reportMonth === M);
     expect(sM.metrics).toEqual({ activeLocations: 1, newActivations: 1, newOnboardings: 1 });

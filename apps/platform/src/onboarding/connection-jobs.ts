@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
 import { defineJobKind, PermanentJobError, type Job } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
-import { markConnected, moveBindings, moveLocation, type Binding } from './bindings.ts';
+import { markConnected, moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
 import type { IntegrationStatus } from './integration-states.ts';
 import { withMerchantToken } from './merchant-tokens.ts';
 import { changeConnection } from './partner-client.ts';
@@ -31,19 +31,28 @@ interface ConnectPayload {
 }
 type DisconnectPayload = { side: 'dsp'; binding_id: string } | { side: 'pos'; location_id: string };
 
+type Target = { integrationId: string; locationId: string };
+const whoIs = (side: Side) => (side === 'pos' ? 'POS' : 'DSP');
+
+/** A POS location's side: the POS integration's token, and the POS's id of the location. */
+const posSide = (location: OrgLocation): Target => ({
+  integrationId: location.integrationId,
+  locationId: location.providerId,
+});
+
 /** Who to call for one side of a binding: which integration's token, and which partner location id. */
-async function sideOf(db: DbOrTx, binding: Binding, side: Side) {
+async function sideOf(db: DbOrTx, binding: Binding, side: Side): Promise<Target> {
   if (side === 'dsp') return { integrationId: binding.dspIntegrationId, locationId: binding.dspProviderId };
-  const [location] = await db.select().from(orgLocations).where(eq(orgLocations.id, binding.locationId));
+  const location = await findLocation(db, binding.locationId);
   if (!location) throw new PermanentJobError(`Location ${binding.locationId} no longer exists.`);
-  return { integrationId: location.integrationId, locationId: location.providerId };
+  return posSide(location);
 }
 
 /** One connection call as the merchant; a grant that cannot be used any more will not heal by retrying. */
 async function callPartner(
   ctx: AppContext,
   job: Job,
-  to: { integrationId: string; locationId: string },
+  to: Target,
   connect: boolean,
   allow: readonly IntegrationStatus[],
 ): Promise<void> {
@@ -71,13 +80,17 @@ async function findBinding(db: DbOrTx, id: string): Promise<Binding | undefined>
   return row;
 }
 
-const DAY = 24 * 60 * 60 * 1000;
+async function findLocation(db: DbOrTx, id: string): Promise<OrgLocation | undefined> {
+  const [row] = await db.select().from(orgLocations).where(eq(orgLocations.id, id));
+  return row;
+}
+
+/** Both kinds retry alike: 8 attempts on {@link CONNECTION_BACKOFF}, for a day at most. */
+const RETRIES = { maxAttempts: 8, deadlineMs: 24 * 60 * 60 * 1000, backoff: CONNECTION_BACKOFF };
 
 export const connectJob = defineJobKind<ConnectPayload, { done: boolean }>({
   kind: 'onboarding.connect',
-  maxAttempts: 8,
-  deadlineMs: DAY,
-  backoff: CONNECTION_BACKOFF,
+  ...RETRIES,
   async handle(job, ctx) {
     const binding = await findBinding(ctx.db, job.payload.binding_id);
     // Superseded (deleted, or marked needs_reconnection meanwhile): nothing to do.
@@ -89,7 +102,7 @@ export const connectJob = defineJobKind<ConnectPayload, { done: boolean }>({
     if (result.done) await markConnected(tx, job.payload.binding_id, job.payload.side);
   },
   async onDead(tx, job) {
-    const who = job.payload.side === 'pos' ? 'POS' : 'DSP';
+    const who = whoIs(job.payload.side);
     await moveBindings(
       tx,
       eq(locationBindings.id, job.payload.binding_id),
@@ -101,9 +114,7 @@ export const connectJob = defineJobKind<ConnectPayload, { done: boolean }>({
 
 export const disconnectJob = defineJobKind<DisconnectPayload, { done: boolean }>({
   kind: 'onboarding.disconnect',
-  maxAttempts: 8,
-  deadlineMs: DAY,
-  backoff: CONNECTION_BACKOFF,
+  ...RETRIES,
   async handle(job, ctx) {
     const p = job.payload;
     const allow = ['active', 'deprovisioned'] as const;
@@ -112,15 +123,9 @@ export const disconnectJob = defineJobKind<DisconnectPayload, { done: boolean }>
       if (!binding || binding.status !== 'waiting_for_deprovision') return { done: false };
       await callPartner(ctx, job, await sideOf(ctx.db, binding, 'dsp'), false, allow);
     } else {
-      const [location] = await ctx.db.select().from(orgLocations).where(eq(orgLocations.id, p.location_id));
+      const location = await findLocation(ctx.db, p.location_id);
       if (!location || location.status !== 'waiting_for_deprovision') return { done: false };
-      await callPartner(
-        ctx,
-        job,
-        { integrationId: location.integrationId, locationId: location.providerId },
-        false,
-        allow,
-      );
+      await callPartner(ctx, job, posSide(location), false, allow);
     }
     return { done: true };
   },
@@ -129,11 +134,10 @@ export const disconnectJob = defineJobKind<DisconnectPayload, { done: boolean }>
   },
   async onDead(tx, job) {
     // Revoked on our side whatever the partner says; the reason tells support what is left over there.
-    const who = job.payload.side === 'pos' ? 'POS' : 'DSP';
     await finishDisconnect(
       tx,
       job.payload,
-      `The ${who} connection could not be deleted: ${job.error}`.slice(0, 1000),
+      `The ${whoIs(job.payload.side)} connection could not be deleted: ${job.error}`.slice(0, 1000),
     );
   },
 });
@@ -143,7 +147,7 @@ async function finishDisconnect(tx: DbOrTx, p: DisconnectPayload, reason: string
     await moveBindings(tx, eq(locationBindings.id, p.binding_id), 'deprovisioned', reason);
     return;
   }
-  const [location] = await tx.select().from(orgLocations).where(eq(orgLocations.id, p.location_id));
+  const location = await findLocation(tx, p.location_id);
   if (location) await moveLocation(tx, location, 'deprovisioned', reason);
 }
 

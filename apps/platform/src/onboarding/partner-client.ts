@@ -1,17 +1,15 @@
 import type { z } from 'zod';
 import {
-  dspAuthorize,
   dspConnectLocation,
   dspDisconnectLocation,
   dspListLocations,
-  dspToken,
+  dspOAuth,
 } from '@stream/contracts/apis/become-a-dsp/index';
 import {
-  posAuthorize,
   posConnectLocation,
   posDisconnectLocation,
   posListLocations,
-  posToken,
+  posOAuth,
   type PosLocation,
 } from '@stream/contracts/apis/become-a-pos/index';
 import type { Operation } from '@stream/contracts/operation';
@@ -30,15 +28,13 @@ export type PartnerType = 'pos' | 'dsp';
 
 const OPS = {
   pos: {
-    authorize: posAuthorize,
-    token: posToken,
+    oauth: posOAuth,
     locations: posListLocations,
     connect: posConnectLocation,
     disconnect: posDisconnectLocation,
   },
   dsp: {
-    authorize: dspAuthorize,
-    token: dspToken,
+    oauth: dspOAuth,
     locations: dspListLocations,
     connect: dspConnectLocation,
     disconnect: dspDisconnectLocation,
@@ -153,7 +149,7 @@ function errorSummary(err: DeliveryError): string {
 export function authorizeUrl(t: PartnerTarget, redirectUri: string, state: string): string {
   if (!t.partner.oauthClientId)
     throw new PartnerCallError('unavailable', `The partner ${t.partner.slug} has no OAuth client.`);
-  return urlOf(t, OPS[t.type].authorize, {
+  return urlOf(t, OPS[t.type].oauth.authorize, {
     client_id: t.partner.oauthClientId,
     response_type: 'code',
     redirect_uri: redirectUri,
@@ -182,6 +178,7 @@ export async function exchangeToken(
     client_id: partner.oauthClientId,
     client_secret: decrypt(ctx.config.encryptionKey, partner.oauthClientSecretEnc),
   };
+  const { oauth } = OPS[t.type];
   const body =
     'code' in grant
       ? {
@@ -189,10 +186,10 @@ export async function exchangeToken(
           grant_type: 'authorization_code',
           code: grant.code,
           // The DSP token request has no redirect_uri (wire-notes).
-          ...(t.type === 'pos' ? { redirect_uri: grant.redirectUri } : {}),
+          ...(oauth.redirectUri ? { redirect_uri: grant.redirectUri } : {}),
         }
       : { ...client, grant_type: 'refresh_token', refresh_token: grant.refreshToken };
-  return call<MerchantTokenAnswer>(ctx, t, OPS[t.type].token, { body });
+  return call<MerchantTokenAnswer>(ctx, t, oauth.token, { body });
 }
 
 /** `GET /stream-{pos|dsp}/v1/locations` with the merchant's token. */

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { sandboxControl, type SandboxControl } from '@stream/sandbox';
 import { call, type TestResponse } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
+import { requestAccessToken } from '../auth/testing.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import { CONNECTION_BACKOFF } from './connection-jobs.ts';
 
@@ -67,16 +68,8 @@ export async function partnerToken(
   scopes?: string[],
 ): Promise<{ token: string; partnerId: string }> {
   const creds = await world.platform.partner();
-  const res = await call('POST', `${world.url}/oauth/token`, {
-    body: {
-      grant_type: 'client_credentials',
-      client_id: creds.client_id,
-      client_secret: creds.client_secret,
-      ...(scopes ? { scopes } : {}),
-    },
-  });
-  expect(res.status, res.text).toBe(201);
-  return { token: res.body.access_token as string, partnerId: creds.partner_id };
+  const { access_token } = await requestAccessToken(world.url, creds, scopes ? { scopes } : {});
+  return { token: access_token, partnerId: creds.partner_id };
 }
 
 let orgs = 0;

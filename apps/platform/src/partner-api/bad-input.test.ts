@@ -5,16 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@stream/contracts/errors';
 import { call, type CallOptions, type TestResponse } from '../../test/http.ts';
-import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
-import { testPartner, type TestPartner } from '../auth/testing.ts';
+import type { TestPlatform } from '../../test/platform.ts';
+import { startWithPartner, type TestPartner } from '../auth/testing.ts';
 
 let platform: TestPlatform;
 let partner: TestPartner;
 let orgId: string;
 let tokenId: string;
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  partner = await testPartner(platform);
+  ({ platform, partner } = await startWithPartner());
   orgId = await partner.org();
   const created = await call('POST', `${platform.url}/tokens`, {
     token: partner.token,

@@ -1,15 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
-import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
-import { requestAccessToken, testPartner, type TestPartner } from '../auth/testing.ts';
+import type { TestPlatform } from '../../test/platform.ts';
+import { startWithPartner, testPartner, type TestPartner } from '../auth/testing.ts';
 import { lifecycleEvents, orgs, users } from '../db/schema/index.ts';
 
 let platform: TestPlatform;
 let partner: TestPartner;
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  partner = await testPartner(platform);
+  ({ platform, partner } = await startWithPartner());
 });
 afterAll(() => platform?.stop());
 
@@ -73,14 +72,7 @@ describe('POST /onboarding/org', () => {
 
   it('answers 403 org_limited_token to a token limited to one organisation', async () => {
     const orgId = await partner.org('merchant-5');
-    const created = await call('POST', `${platform.url}/tokens`, {
-      token: partner.token,
-      body: { org_id: orgId, token_name: 'org', scopes: ['onboarding'] },
-    });
-    const { access_token } = await requestAccessToken(platform.url, {
-      client_id: created.body.token._id,
-      client_secret: created.body.secret,
-    });
+    const { access_token } = (await partner.orgToken(orgId, ['onboarding'], 'org')).grant;
     const res = await createOrg(access_token, body('merchant-6'));
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('org_limited_token');

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '@stream/contracts/common';
 import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { requestAccessToken, testPartner, type TestPartner } from '../auth/testing.ts';
@@ -29,15 +30,7 @@ const rename = (token: string, id: string, token_name: string) =>
 const revoke = (token: string, id: string) => call('DELETE', url(`/tokens/${id}`), { token });
 
 /** A partner token of alice for aliceOrg, and an access token from it. */
-async function orgToken(scopes: string[] = ['user', 'onboarding']) {
-  const res = await create(alice.token, { org_id: aliceOrg, token_name: 'org token', scopes });
-  expect(res.status).toBe(201);
-  const grant = await requestAccessToken(platform.url, {
-    client_id: res.body.token._id,
-    client_secret: res.body.secret,
-  });
-  return { id: res.body.token._id as string, secret: res.body.secret as string, grant };
-}
+const orgToken = (scopes: Scope[] = ['user', 'onboarding']) => alice.orgToken(aliceOrg, scopes);
 
 describe('partner tokens', () => {
   it('create, list, exchange, rename and revoke', async () => {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
-import { requestAccessToken, testPartner, type TestPartner } from '../auth/testing.ts';
+import { testPartner, type TestPartner } from '../auth/testing.ts';
 import { ssoLoginTokens, userSessions, users } from '../db/schema/index.ts';
 import { sha256Hex } from '../http/secrets.ts';
 
@@ -89,15 +89,7 @@ describe('POST /white-label/generate-session', () => {
   });
 
   it('lets a token limited to one org omit provider_org_id, and see no other org', async () => {
-    const created = await call('POST', `${platform.url}/tokens`, {
-      token: a.token,
-      body: { org_id: orgA2, token_name: 'sso only', scopes: ['sso'] },
-    });
-    expect(created.status, created.text).toBe(201);
-    const { access_token } = await requestAccessToken(platform.url, {
-      client_id: created.body.token._id,
-      client_secret: created.body.secret,
-    });
+    const { access_token } = (await a.orgToken(orgA2, ['sso'], 'sso only')).grant;
     const own = await generate(access_token, person);
     expect(own.status).toBe(201);
     const [row] = await platform.app.ctx.db

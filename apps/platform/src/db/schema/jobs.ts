@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, id, timestamptz } from './columns.ts';
 
 /**
  * The outbox. A job is written in the same transaction as the state change that causes it, and
@@ -8,7 +9,7 @@ import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-
 export const jobs = pgTable(
   'jobs',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<unknown>().notNull(),
     status: text('status', { enum: ['pending', 'running', 'succeeded', 'dead'] })
@@ -17,18 +18,18 @@ export const jobs = pgTable(
     /** Attempts started so far (incremented when claimed, so a crash mid-attempt still counts). */
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull(),
-    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    runAt: timestamptz('run_at').notNull().defaultNow(),
     /** Past this time no new attempt starts; the job goes dead. */
-    deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    deadlineAt: timestamptz('deadline_at').notNull(),
+    leaseUntil: timestamptz('lease_until'),
     /** The worker holding (or, once finished, last holding) the job. */
     lockedBy: text('locked_by'),
     lastError: text('last_error'),
     /** Optional: at most one job per key, ever (enqueue answers the first job's id again). */
     dedupeKey: text('dedupe_key').unique(),
     partnerId: text('partner_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [
     index('jobs_due')
@@ -44,7 +45,7 @@ export const jobs = pgTable(
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     jobId: text('job_id').references(() => jobs.id),
     partnerId: text('partner_id'),
     attempt: integer('attempt').notNull(),
@@ -55,7 +56,7 @@ export const deliveryAttempts = pgTable(
     responseExcerpt: text('response_excerpt'),
     latencyMs: integer('latency_ms').notNull(),
     error: text('error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('delivery_attempts_job').on(t.jobId),

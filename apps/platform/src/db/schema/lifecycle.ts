@@ -1,4 +1,5 @@
-import { bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, timestamptz } from './columns.ts';
 
 /**
  * Append-only record of what happened to a partner's integrations and locations. Billing reports
@@ -7,14 +8,14 @@ import { bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 export const lifecycleEvents = pgTable(
   'lifecycle_events',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     /** The white-label partner that owns the org (the one billed). */
     partnerId: text('partner_id').notNull(),
     orgId: text('org_id').notNull(),
     subjectType: text('subject_type', { enum: ['org', 'integration', 'location'] }).notNull(),
     subjectId: text('subject_id').notNull(),
     event: text('event').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    at: timestamptz('at').notNull().defaultNow(),
     /** Recording order: breaks ties between events of one instant (e.g. one transaction's off-then-on). */
     seq: bigserial('seq', { mode: 'number' }).notNull(),
   },

@@ -1,12 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { OnboardingAddress } from '../../onboarding/address.ts';
+import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 import { orgs, partners } from './partners.ts';
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-};
 
 /**
  * One merchant's OAuth grant to one POS or DSP, made on behalf of a white-label partner's org
@@ -15,19 +11,13 @@ const timestamps = {
 export const integrations = pgTable(
   'integrations',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     /** The white-label partner that created it (the only one that can see it). */
-    partnerId: text('partner_id')
-      .notNull()
-      .references(() => partners.id),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    partnerId: ref('partner_id', () => partners.id),
+    orgId: ref('org_id', () => orgs.id),
     type: text('type', { enum: ['pos', 'dsp'] }).notNull(),
     /** The POS or DSP partner the merchant connects (its slug is the integration's `source`). */
-    sourcePartnerId: text('source_partner_id')
-      .notNull()
-      .references(() => partners.id),
+    sourcePartnerId: ref('source_partner_id', () => partners.id),
     status: text('status', {
       enum: ['pending', 'waiting_for_oauth', 'active', 'needs_reconnection', 'deprovisioned'],
     }).notNull(),
@@ -40,12 +30,13 @@ export const integrations = pgTable(
     /** Merchant tokens, AES-GCM encrypted with the platform key. */
     accessTokenEnc: text('access_token_enc'),
     refreshTokenEnc: text('refresh_token_enc'),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-    refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
+    expiresAt: timestamptz('expires_at'),
+    refreshExpiresAt: timestamptz('refresh_expires_at'),
     ssoDetails: jsonb('sso_details').$type<Record<string, unknown>>(),
-    activatedAt: timestamp('activated_at', { withTimezone: true }),
-    deprovisionedAt: timestamp('deprovisioned_at', { withTimezone: true }),
-    ...timestamps,
+    activatedAt: timestamptz('activated_at'),
+    deprovisionedAt: timestamptz('deprovisioned_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('integrations_partner_org').on(t.partnerId, t.orgId)],
 );
@@ -54,20 +45,12 @@ export const integrations = pgTable(
 export const orgLocations = pgTable(
   'org_locations',
   {
-    id: text('id').primaryKey(),
-    partnerId: text('partner_id')
-      .notNull()
-      .references(() => partners.id),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    id: id(),
+    partnerId: ref('partner_id', () => partners.id),
+    orgId: ref('org_id', () => orgs.id),
     /** The POS integration it was ingested through (whose token connects it). */
-    integrationId: text('integration_id')
-      .notNull()
-      .references(() => integrations.id),
-    sourcePartnerId: text('source_partner_id')
-      .notNull()
-      .references(() => partners.id),
+    integrationId: ref('integration_id', () => integrations.id),
+    sourcePartnerId: ref('source_partner_id', () => partners.id),
     /** The POS's id of the location. */
     providerId: text('provider_id').notNull(),
     name: text('name').notNull(),
@@ -78,8 +61,9 @@ export const orgLocations = pgTable(
       enum: ['pending', 'active', 'waiting_for_deprovision', 'deprovisioned'],
     }).notNull(),
     statusReason: text('status_reason'),
-    changeTime: timestamp('change_time', { withTimezone: true }).notNull().defaultNow(),
-    ...timestamps,
+    changeTime: timestamptz('change_time').notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     // A POS location lives once per org; ingesting it again answers the same row.
@@ -96,23 +80,13 @@ export const orgLocations = pgTable(
 export const locationBindings = pgTable(
   'location_bindings',
   {
-    id: text('id').primaryKey(),
-    partnerId: text('partner_id')
-      .notNull()
-      .references(() => partners.id),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
-    locationId: text('location_id')
-      .notNull()
-      .references(() => orgLocations.id),
+    id: id(),
+    partnerId: ref('partner_id', () => partners.id),
+    orgId: ref('org_id', () => orgs.id),
+    locationId: ref('location_id', () => orgLocations.id),
     /** The DSP integration whose token connects the store. */
-    dspIntegrationId: text('dsp_integration_id')
-      .notNull()
-      .references(() => integrations.id),
-    dspPartnerId: text('dsp_partner_id')
-      .notNull()
-      .references(() => partners.id),
+    dspIntegrationId: ref('dsp_integration_id', () => integrations.id),
+    dspPartnerId: ref('dsp_partner_id', () => partners.id),
     dspProviderId: text('dsp_provider_id').notNull(),
     dspStoreName: text('dsp_store_name').notNull(),
     status: text('status', {
@@ -122,8 +96,9 @@ export const locationBindings = pgTable(
     /** Which of the two connection calls succeeded for the current round (both: APPROVED). */
     posConnected: boolean('pos_connected').notNull().default(false),
     dspConnected: boolean('dsp_connected').notNull().default(false),
-    changeTime: timestamp('change_time', { withTimezone: true }).notNull().defaultNow(),
-    ...timestamps,
+    changeTime: timestamptz('change_time').notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('location_bindings_live_store')

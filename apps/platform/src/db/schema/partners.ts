@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+import { index, jsonb, pgTable, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 
 /** A POS, DSP, event provider or white-label partner. */
 export const partners = pgTable('partners', {
-  id: text('id').primaryKey(),
+  id: id(),
   kind: text('kind', { enum: ['pos', 'dsp', 'events', 'white_label'] }).notNull(),
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
@@ -27,10 +26,8 @@ export const partners = pgTable('partners', {
 export const apiClients = pgTable(
   'api_clients',
   {
-    id: text('id').primaryKey(),
-    partnerId: text('partner_id')
-      .notNull()
-      .references(() => partners.id),
+    id: id(),
+    partnerId: ref('partner_id', () => partners.id),
     /** Null for the partner's root client; set for a partner token (POST /tokens). */
     orgId: text('org_id').references((): AnyPgColumn => orgs.id),
     name: text('name').notNull(),
@@ -38,32 +35,28 @@ export const apiClients = pgTable(
     secretHash: text('secret_hash').notNull(),
     scopes: text('scopes').array().notNull(),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+    revokedAt: timestamptz('revoked_at'),
   },
   (t) => [index('api_clients_partner_org').on(t.partnerId, t.orgId)],
 );
 
 /** One chain of access and refresh tokens from a single client-credentials grant. */
 export const tokenFamilies = pgTable('token_families', {
-  id: text('id').primaryKey(),
-  clientId: text('client_id')
-    .notNull()
-    .references(() => apiClients.id),
+  id: id(),
+  clientId: ref('client_id', () => apiClients.id),
   scopes: text('scopes').array().notNull(),
   createdAt: createdAt(),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  revokedAt: timestamptz('revoked_at'),
   revokedReason: text('revoked_reason'),
 });
 
 export const refreshTokens = pgTable('refresh_tokens', {
-  id: text('id').primaryKey(),
-  familyId: text('family_id')
-    .notNull()
-    .references(() => tokenFamilies.id),
+  id: id(),
+  familyId: ref('family_id', () => tokenFamilies.id),
   tokenHash: text('token_hash').notNull().unique(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
+  expiresAt: timestamptz('expires_at').notNull(),
+  usedAt: timestamptz('used_at'),
   createdAt: createdAt(),
 });
 
@@ -75,16 +68,14 @@ export const signingKeys = pgTable('signing_keys', {
   publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
   /** Stops signing from this time; still verifies until tokens it signed have expired. */
-  retiredAt: timestamp('retired_at', { withTimezone: true }),
+  retiredAt: timestamptz('retired_at'),
 });
 
 export const orgs = pgTable(
   'orgs',
   {
-    id: text('id').primaryKey(),
-    partnerId: text('partner_id')
-      .notNull()
-      .references(() => partners.id),
+    id: id(),
+    partnerId: ref('partner_id', () => partners.id),
     name: text('name').notNull(),
     /** The partner's own id for this organisation. */
     providerId: text('provider_id').notNull(),
@@ -96,17 +87,15 @@ export const orgs = pgTable(
 export const users = pgTable(
   'users',
   {
-    id: text('id').primaryKey(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    id: id(),
+    orgId: ref('org_id', () => orgs.id),
     email: text('email').notNull(),
     firstName: text('first_name'),
     lastName: text('last_name'),
     phoneNumber: text('phone_number'),
     role: text('role').notNull().default('owner'),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('users_org_email').on(t.orgId, sql`lower(${t.email})`)],
 );

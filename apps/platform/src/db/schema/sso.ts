@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, id, ref, timestamptz } from './columns.ts';
 import { orgs, partners, users } from './partners.ts';
 
 /**
@@ -8,25 +9,21 @@ import { orgs, partners, users } from './partners.ts';
 export const ssoLoginTokens = pgTable(
   'sso_login_tokens',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     tokenHash: text('token_hash').notNull().unique(),
-    partnerId: text('partner_id')
-      .notNull()
-      .references(() => partners.id),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    partnerId: ref('partner_id', () => partners.id),
+    orgId: ref('org_id', () => orgs.id),
     /** The API client whose token asked for it (audit). */
     clientId: text('client_id').notNull(),
     email: text('email').notNull(),
     fullName: text('full_name').notNull(),
     phoneNumber: text('phone_number').notNull(),
     role: text('role').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
     /** Set once, atomically, by the one redemption that wins. */
-    redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+    redeemedAt: timestamptz('redeemed_at'),
     userId: text('user_id').references(() => users.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('sso_login_tokens_expiry').on(t.expiresAt)],
 );
@@ -35,18 +32,14 @@ export const ssoLoginTokens = pgTable(
 export const userSessions = pgTable(
   'user_sessions',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     tokenHash: text('token_hash').notNull().unique(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    userId: ref('user_id', () => users.id),
+    orgId: ref('org_id', () => orgs.id),
     ssoTokenId: text('sso_token_id').references(() => ssoLoginTokens.id),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
+    createdAt: createdAt(),
   },
   (t) => [index('user_sessions_user').on(t.userId)],
 );

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import {
   EXAMPLE_ADDRESS,
-  LocationConnection,
+  LOCATIONS_OPERATION,
   LocationConnectionRequest,
+  MERCHANT_TOKEN_ERRORS,
   PartnerLocationAddress,
+  connectionAnswer,
 } from '../become-a-pos/locations.ts';
 
 export const DspLocation = z
@@ -22,12 +24,11 @@ export const DspConnectionQuery = z
   .object({ location_id: z.string().min(1).meta({ description: 'The `provider_id` of the store.' }) })
   .meta({ id: 'DspConnectionQuery' });
 
-const merchantErrors = ['missing_token', 'invalid_token', 'token_expired'] as const;
-const common = { tags: ['Locations'], security: { kind: 'merchant-bearer' }, servedBy: 'partner' } as const;
 const path = '/stream-dsp/v1/locations/connection';
+const example = { location_id: 'store-1001' };
 
 export const dspListLocations = defineOperation({
-  ...common,
+  ...LOCATIONS_OPERATION,
   api: 'become-a-dsp',
   operationId: 'dspListLocations',
   tagDescriptions: { Locations: "The merchant's stores, and connecting them to the platform." },
@@ -45,11 +46,11 @@ export const dspListLocations = defineOperation({
       },
     },
   },
-  errors: merchantErrors,
+  errors: MERCHANT_TOKEN_ERRORS,
 });
 
 export const dspConnectLocation = defineOperation({
-  ...common,
+  ...LOCATIONS_OPERATION,
   api: 'become-a-dsp',
   operationId: 'dspConnectLocation',
   method: 'POST',
@@ -57,38 +58,24 @@ export const dspConnectLocation = defineOperation({
   summary: 'Connect a store to the platform',
   description:
     'The platform calls this when a merchant connects a store; from then on it publishes the menu and receives orders for it. Answer 400 when the store cannot be connected.',
-  request: { body: LocationConnectionRequest, example: { location_id: 'store-1001' } },
-  responses: {
-    200: {
-      description: 'Connected.',
-      schema: LocationConnection,
-      example: { location_id: 'store-1001', connected: true },
-    },
-  },
-  errors: ['validation_failed', 'connection_failed', ...merchantErrors],
+  request: { body: LocationConnectionRequest, example },
+  ...connectionAnswer('Connected.', example.location_id, true),
 });
 
 export const dspGetLocationConnection = defineOperation({
-  ...common,
+  ...LOCATIONS_OPERATION,
   api: 'become-a-dsp',
   operationId: 'dspGetLocationConnection',
   method: 'GET',
   path,
   summary: 'Whether a store is connected',
   description: 'Answers whether the store is connected to the platform.',
-  request: { query: DspConnectionQuery, example: { location_id: 'store-1001' } },
-  responses: {
-    200: {
-      description: 'The connection state.',
-      schema: LocationConnection,
-      example: { location_id: 'store-1001', connected: true },
-    },
-  },
-  errors: ['validation_failed', 'connection_failed', ...merchantErrors],
+  request: { query: DspConnectionQuery, example },
+  ...connectionAnswer('The connection state.', example.location_id, true),
 });
 
 export const dspDisconnectLocation = defineOperation({
-  ...common,
+  ...LOCATIONS_OPERATION,
   api: 'become-a-dsp',
   operationId: 'dspDisconnectLocation',
   method: 'DELETE',
@@ -96,13 +83,6 @@ export const dspDisconnectLocation = defineOperation({
   summary: 'Disconnect a store from the platform',
   description:
     'The platform calls this when a merchant disconnects a store; stop sending its orders. Disconnecting a store that is not connected succeeds. Answer 400 when it cannot be disconnected.',
-  request: { body: LocationConnectionRequest, example: { location_id: 'store-1001' } },
-  responses: {
-    200: {
-      description: 'Disconnected.',
-      schema: LocationConnection,
-      example: { location_id: 'store-1001', connected: false },
-    },
-  },
-  errors: ['validation_failed', 'connection_failed', ...merchantErrors],
+  request: { body: LocationConnectionRequest, example },
+  ...connectionAnswer('Disconnected.', example.location_id, false),
 });

@@ -52,9 +52,27 @@ export const EXAMPLE_ADDRESS = {
   country: 'US',
 };
 
-const merchantErrors = ['missing_token', 'invalid_token', 'token_expired'] as const;
+/** Errors of the `merchant-bearer` security: every location call can answer these. */
+export const MERCHANT_TOKEN_ERRORS = ['missing_token', 'invalid_token', 'token_expired'] as const;
+const CONNECTION_ERRORS = ['validation_failed', 'connection_failed', ...MERCHANT_TOKEN_ERRORS] as const;
+
+/** What every location operation a POS or DSP builds shares. */
+export const LOCATIONS_OPERATION = {
+  tags: ['Locations'],
+  security: { kind: 'merchant-bearer' },
+  servedBy: 'partner',
+} as const;
+
+/** The answer and errors of a connection call, POS and DSP alike: whether `location_id` is connected. */
+export const connectionAnswer = (description: string, location_id: string, connected: boolean) => ({
+  responses: {
+    200: { description, schema: LocationConnection, example: { location_id, connected } },
+  },
+  errors: CONNECTION_ERRORS,
+});
 
 export const posListLocations = defineOperation({
+  ...LOCATIONS_OPERATION,
   api: 'become-a-pos',
   operationId: 'posListLocations',
   method: 'GET',
@@ -62,10 +80,7 @@ export const posListLocations = defineOperation({
   summary: "List the merchant's locations",
   description:
     'Every location of the merchant account the access token belongs to. The platform shows them to the merchant to pick which to connect.',
-  tags: ['Locations'],
   tagDescriptions: { Locations: "The merchant's locations, and connecting them to the platform." },
-  security: { kind: 'merchant-bearer' },
-  servedBy: 'partner',
   responses: {
     200: {
       description: "The merchant's locations.",
@@ -84,51 +99,34 @@ export const posListLocations = defineOperation({
       },
     },
   },
-  errors: merchantErrors,
+  errors: MERCHANT_TOKEN_ERRORS,
 });
 
-const connectionExample = { location_id: 'loc-mission' };
+const path = '/stream-pos/v1/location/connection';
+const request = { body: LocationConnectionRequest, example: { location_id: 'loc-mission' } };
 
 export const posConnectLocation = defineOperation({
+  ...LOCATIONS_OPERATION,
   api: 'become-a-pos',
   operationId: 'posConnectLocation',
   method: 'PUT',
-  path: '/stream-pos/v1/location/connection',
+  path,
   summary: 'Connect a location to the platform',
   description:
     'The platform calls this when a merchant connects a location. From then on send its webhooks (catalog, status, in-store orders) to the platform. Answer 400 when the location cannot be connected.',
-  tags: ['Locations'],
-  security: { kind: 'merchant-bearer' },
-  servedBy: 'partner',
-  request: { body: LocationConnectionRequest, example: connectionExample },
-  responses: {
-    200: {
-      description: 'Connected.',
-      schema: LocationConnection,
-      example: { location_id: 'loc-mission', connected: true },
-    },
-  },
-  errors: ['validation_failed', 'connection_failed', ...merchantErrors],
+  request,
+  ...connectionAnswer('Connected.', 'loc-mission', true),
 });
 
 export const posDisconnectLocation = defineOperation({
+  ...LOCATIONS_OPERATION,
   api: 'become-a-pos',
   operationId: 'posDisconnectLocation',
   method: 'DELETE',
-  path: '/stream-pos/v1/location/connection',
+  path,
   summary: 'Disconnect a location from the platform',
   description:
     'The platform calls this when a merchant disconnects a location; stop sending its webhooks. Disconnecting a location that is not connected succeeds. Answer 400 when it cannot be disconnected.',
-  tags: ['Locations'],
-  security: { kind: 'merchant-bearer' },
-  servedBy: 'partner',
-  request: { body: LocationConnectionRequest, example: connectionExample },
-  responses: {
-    200: {
-      description: 'Disconnected.',
-      schema: LocationConnection,
-      example: { location_id: 'loc-mission', connected: false },
-    },
-  },
-  errors: ['validation_failed', 'connection_failed', ...merchantErrors],
+  request,
+  ...connectionAnswer('Disconnected.', 'loc-mission', false),
 });

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { defineOperation } from '../../operation.ts';
 
 /**
  * The merchant OAuth flow a POS and a DSP both build (wire-notes: "OAuth between the platform and
  * a POS or DSP"). The two differ only in path prefix, the token answer's status, `redirect_uri` in
- * the token request and `sso_details` in its answer, so both documents build on these pieces.
+ * the token request and `sso_details` in its answer, so both documents build on these pieces and
+ * {@link merchantOAuth} makes both pairs of operations.
  */
 
 export const AuthorizeQuery = z
@@ -76,14 +78,20 @@ export const EXAMPLE_TOKENS = {
   id: 'demo-merchant',
 };
 
-export const AUTHORIZE_DESCRIPTION = (who: string) =>
+const EXAMPLE_SSO_DETAILS = {
+  email: 'owner@demo-merchant.example',
+  full_name: 'Dana Whitfield',
+  phone_number: '+14155550123',
+};
+
+const AUTHORIZE_DESCRIPTION = (who: string) =>
   `The platform sends the merchant's browser here to connect their ${who} account. Log the merchant
 in (your own login page), ask them to approve the platform, then redirect to \`redirect_uri\` with
 \`code\` (single use, valid a few minutes) and \`state\` added to its query string. Reject an
 unknown \`client_id\` or a \`redirect_uri\` you did not register without redirecting; when the
 merchant declines, redirect with \`error=access_denied\` and \`state\`.`;
 
-export const TOKEN_DESCRIPTION = `Exchanges an authorization code, or a refresh token, for the
+const TOKEN_DESCRIPTION = `Exchanges an authorization code, or a refresh token, for the
 merchant's tokens. Answer 401 when the client credentials are wrong or the code or refresh token is
 unknown, expired, already used or was issued to another client. The platform refreshes before
 \`expire_time\` and again when a call answers 401.`;
@@ -91,7 +99,7 @@ unknown, expired, already used or was issued to another client. The platform ref
 const CLIENT_EXAMPLE = { client_id: 'stream-platform', client_secret: 'cs_live_2b7x' };
 
 /** Both grants of a token request, as named examples. */
-export const tokenRequestExamples = (redirectUri: boolean) => ({
+const tokenRequestExamples = (redirectUri: boolean) => ({
   authorization_code: {
     summary: 'Exchange an authorization code',
     value: {
@@ -107,6 +115,86 @@ export const tokenRequestExamples = (redirectUri: boolean) => ({
   },
 });
 
-export const OAUTH_TAG = {
+const OAUTH_TAG = {
   OAuth: "How the platform gets a merchant's tokens: your login page (authorize), then the token exchange.",
 };
+
+/** What tells the POS flow from the DSP one, besides the path prefix (wire-notes). */
+const SIDES = {
+  pos: { api: 'become-a-pos', who: 'POS', tokenStatus: 201, redirectUri: true, ssoDetails: true },
+  dsp: { api: 'become-a-dsp', who: 'DSP', tokenStatus: 200, redirectUri: false, ssoDetails: false },
+} as const;
+export type MerchantSide = keyof typeof SIDES;
+
+/**
+ * The authorize and token operations one side builds, with what its token endpoint differs in:
+ * the answer's status, whether the request carries `redirect_uri` and the answer `sso_details`.
+ * `tokens` are that side's named token request and answer schemas.
+ */
+export function merchantOAuth<S extends MerchantSide, Req extends z.ZodType, Res extends z.ZodType>(
+  side: S,
+  tokens: { request: Req; response: Res },
+) {
+  const { api, who, tokenStatus, redirectUri, ssoDetails } = SIDES[side];
+  const requestExamples = tokenRequestExamples(redirectUri);
+  const authorize = defineOperation({
+    api,
+    operationId: `${side}Authorize`,
+    method: 'GET',
+    path: `/stream-${side}/v1/authorize`,
+    summary: 'Log a merchant in and authorize the platform',
+    description: AUTHORIZE_DESCRIPTION(who),
+    tags: ['OAuth'],
+    tagDescriptions: OAUTH_TAG,
+    security: { kind: 'none' },
+    servedBy: 'partner',
+    request: {
+      query: AuthorizeQuery,
+      example: {
+        client_id: 'stream-platform',
+        response_type: 'code',
+        redirect_uri: 'https://platform.example.com/onboarding/callback',
+        state: 'st_8f2k1',
+      },
+    },
+    responses: {
+      302: {
+        description: 'The merchant approved (or declined): back to `redirect_uri` with `code` and `state`.',
+        headers: {
+          Location: {
+            description:
+              '`redirect_uri?code=...&state=...`, or `redirect_uri?error=access_denied&state=...`.',
+            schema: z.string(),
+          },
+        },
+      },
+      200: { description: 'Your login and consent page.', contentType: 'text/html' },
+    },
+    errors: ['validation_failed', 'invalid_client'],
+  });
+  const token = defineOperation({
+    api,
+    operationId: `${side}Token`,
+    method: 'POST',
+    path: `/stream-${side}/v1/token`,
+    summary: 'Exchange a code or refresh token for merchant tokens',
+    description: TOKEN_DESCRIPTION,
+    tags: ['OAuth'],
+    security: { kind: 'client-credentials' },
+    servedBy: 'partner',
+    request: {
+      body: tokens.request,
+      example: requestExamples.authorization_code.value,
+      examples: requestExamples,
+    },
+    responses: {
+      [tokenStatus]: {
+        description: "The merchant's tokens.",
+        schema: tokens.response,
+        example: ssoDetails ? { ...EXAMPLE_TOKENS, sso_details: EXAMPLE_SSO_DETAILS } : EXAMPLE_TOKENS,
+      },
+    },
+    errors: ['validation_failed', 'invalid_client', 'grant_rejected'],
+  });
+  return { authorize, token, tokenStatus, redirectUri, ssoDetails };
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
-import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, statusEnum } from './shared.ts';
 
 /** Locations of an onboarding: list the partner's, ingest POS ones into the org, bind them to DSP stores. */
 
@@ -61,16 +61,15 @@ export const IngestedLocations = z
   })
   .meta({ id: 'IngestedLocations' });
 
-export const BindingStatus = z
-  .enum(['pending', 'APPROVED', 'needs_reconnection', 'waiting_for_deprovision', 'deprovisioned'])
-  .meta({
-    id: 'BindingStatus',
-    description: [
-      '`pending` until the POS and the DSP both accepted the connection, then `APPROVED`. A connection that',
-      'keeps failing, or a merchant grant the partner no longer accepts, gives `needs_reconnection` (see `reason`).',
-      'Deleting either integration: `waiting_for_deprovision` while the connection is deleted, then `deprovisioned`.',
-    ].join(' '),
-  });
+export const BindingStatus = statusEnum(
+  'BindingStatus',
+  ['pending', 'APPROVED', 'needs_reconnection', 'waiting_for_deprovision', 'deprovisioned'],
+  [
+    '`pending` until the POS and the DSP both accepted the connection, then `APPROVED`. A connection that',
+    'keeps failing, or a merchant grant the partner no longer accepts, gives `needs_reconnection` (see `reason`).',
+    'Deleting either integration: `waiting_for_deprovision` while the connection is deleted, then `deprovisioned`.',
+  ],
+);
 
 export const BindLocationsRequest = z
   .object({
@@ -108,13 +107,14 @@ export const BoundLocationList = z
   .object({ locations: z.array(BoundLocation) })
   .meta({ id: 'BoundLocationList' });
 
-export const OrgLocationStatus = z
-  .enum(['pending', 'active', 'waiting_for_deprovision', 'deprovisioned'])
-  .meta({
-    id: 'OrgLocationStatus',
-    description:
-      '`active` while at least one DSP binding is `APPROVED`, else `pending`. Deleting the POS integration: `waiting_for_deprovision`, then `deprovisioned`.',
-  });
+export const OrgLocationStatus = statusEnum(
+  'OrgLocationStatus',
+  ['pending', 'active', 'waiting_for_deprovision', 'deprovisioned'],
+  [
+    '`active` while at least one DSP binding is `APPROVED`, else `pending`.',
+    'Deleting the POS integration: `waiting_for_deprovision`, then `deprovisioned`.',
+  ],
+);
 
 export const OrgLocationDsp = z
   .object({
@@ -182,6 +182,14 @@ const partnerCallErrors = [
   'partner_unreachable',
   'partner_not_configured',
 ] as const;
+/** Ingest and bind both name an integration of one type and locations the partner must list. */
+const locationsBodyErrors = [
+  ...BODY_ERRORS,
+  ...BEARER_ERRORS,
+  'not_found',
+  'integration_type_mismatch',
+  'unknown_location',
+] as const;
 
 export const listOnboardingLocations = defineOperation({
   ...common,
@@ -239,16 +247,7 @@ export const ingestLocations = defineOperation({
       example: { locations: [{ _id: ex.locationId, provider_id: 'loc-mission' }] },
     },
   },
-  errors: [
-    ...BODY_ERRORS,
-    ...BEARER_ERRORS,
-    'not_found',
-    'integration_type_mismatch',
-    'unknown_location',
-    'invalid_transition',
-    'conflict',
-    ...partnerCallErrors,
-  ],
+  errors: [...locationsBodyErrors, 'invalid_transition', 'conflict', ...partnerCallErrors],
 });
 
 export const bindLocations = defineOperation({
@@ -298,11 +297,7 @@ export const bindLocations = defineOperation({
     },
   },
   errors: [
-    ...BODY_ERRORS,
-    ...BEARER_ERRORS,
-    'not_found',
-    'integration_type_mismatch',
-    'unknown_location',
+    ...locationsBodyErrors,
     'location_not_bindable',
     'location_already_bound',
     'store_held_by_another_org',
