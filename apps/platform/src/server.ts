@@ -8,16 +8,27 @@ import { createHttpServer } from './http/app.ts';
 import { registerHealth } from './http/health.ts';
 import { registerAuth } from './auth/index.ts';
 import { registerPartnerApi } from './partner-api/index.ts';
+import { registerWhiteLabel } from './white-label/index.ts';
+import { registerBilling } from './billing/index.ts';
+import { registerOnboarding } from './onboarding/index.ts';
 import { registerWebhookSignatures } from './webhooks/signature.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
 import { registerAdmin } from './admin/index.ts';
 import { mountSandbox } from './sandbox-mount.ts';
+import { ensureSandboxPartners } from './sandbox-bootstrap.ts';
+import { registerDocsSite } from './docs-site.ts';
 
 /**
  * Builds the platform's HTTP app on an open database. Every capability registers its routes here;
  * this is the one list of what the platform serves.
  */
-export async function buildApp(config: Config, database: Database, logger: Logger): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  database: Database,
+  logger: Logger,
+  /** Extra routes (tests mount test-only operations); runs after every capability is registered. */
+  register?: (app: FastifyInstance) => void | Promise<void>,
+): Promise<FastifyInstance> {
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
   const ctx: AppContext = { config, database, db: database.db, log: app.log };
   app.decorate('ctx', ctx);
@@ -27,8 +38,17 @@ export async function buildApp(config: Config, database: Database, logger: Logge
   registerWebhookSignatures(app);
   await registerAuth(app);
   registerPartnerApi(app);
+  registerWhiteLabel(app);
+  registerBilling(app);
+  registerOnboarding(app);
   registerAdmin(app);
-  if (config.sandbox) await mountSandbox(app);
+  if (config.sandbox) {
+    await ensureSandboxPartners(ctx); // registers the sandbox partners the mount reads
+    await mountSandbox(app);
+  }
+  await register?.(app);
+  // Last: the documentation site's GET wildcard sits under every API route.
+  await registerDocsSite(app);
   return app;
 }
 
@@ -47,19 +67,26 @@ export function createLogger(config: Config): Logger {
 /** Opens (and migrates) the database, serves HTTP and runs the outbox worker. */
 export async function startPlatform(
   config: Config,
-  opts: { database?: Database; logger?: Logger } = {},
+  opts: {
+    database?: Database;
+    logger?: Logger;
+    register?: (app: FastifyInstance) => void | Promise<void>;
+  } = {},
 ): Promise<RunningPlatform> {
   const logger = opts.logger ?? createLogger(config);
   const database =
     opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   try {
     await migrate(database);
-    const app = await buildApp(config, database, logger);
+    const app = await buildApp(config, database, logger, opts.register);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    const publicUrlKnown = Boolean(app.ctx.config.publicUrl);
     app.ctx.config.publicUrl ||= `http://localhost:${port}`;
+    // PORT=0: the sandbox partners' base URLs could only be written now that the port is known.
+    if (config.sandbox && !publicUrlKnown) await ensureSandboxPartners(app.ctx);
     const worker = startWorker(app.ctx);
     await app.ready();
     let stopping: Promise<void> | undefined;

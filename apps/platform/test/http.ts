@@ -17,9 +17,14 @@ export interface CallOptions {
 /** One HTTP call over the real network stack, as a partner would make it. */
 export async function call(method: string, url: string, opts: CallOptions = {}): Promise<TestResponse> {
   const headers: Record<string, string> = { ...opts.headers };
-  let body: string | Buffer | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (opts.body !== undefined) {
-    body = typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
+    body =
+      typeof opts.body === 'string'
+        ? opts.body
+        : Buffer.isBuffer(opts.body)
+          ? new Uint8Array(opts.body)
+          : JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;

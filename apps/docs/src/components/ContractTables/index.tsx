@@ -1,0 +1,224 @@
+/**
+ * Tables and diagrams the guides render from `@stream/contracts` (via the build-time contract data), so error
+ * codes, enums, scopes and operations are never retyped in Markdown and follow the code.
+ */
+import type { ReactNode } from 'react';
+import Link from '@docusaurus/Link';
+import Mermaid from '@theme/Mermaid';
+import { contracts } from '@site/src/contracts';
+
+function fail(message: string): never {
+  // Thrown during the build (server rendering), so a guide naming a missing contract fails it.
+  throw new Error(`ContractTables: ${message}`);
+}
+
+function operation(operationId: string) {
+  return contracts.operations[operationId] ?? fail(`no operation "${operationId}" in @stream/contracts`);
+}
+
+/** The reference page and Redoc anchor of an operation. */
+export function referenceUrl(operationId: string): string {
+  const op = operation(operationId);
+  const doc = contracts.apiDocs[op.api] ?? fail(`no API document "${op.api}"`);
+  const tag = (op.tags[0] ?? 'default').replace(/\s+/g, '-');
+  return `${doc.route}#tag/${tag}/operation/${operationId}`;
+}
+
+/** `POST /oauth/token`, linked to its reference entry. */
+export function Endpoint({ operation: operationId }: { operation: string }): ReactNode {
+  const op = operation(operationId);
+  return (
+    <Link to={referenceUrl(operationId)}>
+      <code>
+        {op.method} {op.path}
+      </code>
+    </Link>
+  );
+}
+
+/** Every error code an operation can answer: status, code, meaning. */
+export function ErrorTable({ operation: operationId }: { operation: string }): ReactNode {
+  return <ErrorCodes codes={operation(operationId).errors} />;
+}
+
+/** Some error codes of `ERROR_CODES` (for behaviour shared by several endpoints): status, code, meaning. */
+export function ErrorCodes({ codes }: { codes: readonly string[] }): ReactNode {
+  const rows = codes
+    .map((code) => ({ code, ...(contracts.errors[code] ?? fail(`unknown error code "${code}"`)) }))
+    .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
+  return (
+    <table className="contract-table">
+      <thead>
+        <tr>
+          <th>Status</th>
+          <th>
+            <code>error.code</code>
+          </th>
+          <th>Meaning</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.code}>
+            <td>{row.status}</td>
+            <td>
+              <code>{row.code}</code>
+            </td>
+            <td>{row.description}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The values of an enum of the contracts (by its schema id), with its description. */
+export function EnumTable({ name, caption }: { name: string; caption?: string }): ReactNode {
+  const e = contracts.enums[name] ?? fail(`no enum "${name}" in @stream/contracts`);
+  return (
+    <table className="contract-table">
+      {(caption ?? e.description) && <caption>{caption ?? e.description}</caption>}
+      <thead>
+        <tr>
+          <th>Value</th>
+        </tr>
+      </thead>
+      <tbody>
+        {e.values.map((value) => (
+          <tr key={value}>
+            <td>
+              <code>{value}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Each Partner API scope and the operations that require it. */
+export function ScopeTable(): ReactNode {
+  const scopes = (contracts.enums.Scope ?? fail('no Scope enum')).values;
+  const ops = Object.entries(contracts.operations);
+  return (
+    <table className="contract-table">
+      <thead>
+        <tr>
+          <th>Scope</th>
+          <th>Required by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {scopes.map((scope) => {
+          const users = ops.filter(([, op]) => op.scopes.includes(scope));
+          return (
+            <tr key={scope}>
+              <td>
+                <code>{scope}</code>
+              </td>
+              <td>
+                {users.length === 0
+                  ? 'No endpoint yet.'
+                  : users.map(([id], i) => (
+                      <span key={id}>
+                        {i > 0 && ', '}
+                        <Endpoint operation={id} />
+                      </span>
+                    ))}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The operations of one API document, optionally only those the partner or the platform serves. */
+export function OperationTable({
+  api,
+  servedBy,
+}: {
+  api: string;
+  servedBy?: 'platform' | 'partner';
+}): ReactNode {
+  if (!contracts.apiDocs[api]) fail(`no API document "${api}"`);
+  const rows = Object.entries(contracts.operations).filter(
+    ([, op]) => op.api === api && (servedBy === undefined || op.servedBy === servedBy),
+  );
+  if (rows.length === 0) return <p>None yet.</p>;
+  return (
+    <table className="contract-table">
+      <thead>
+        <tr>
+          <th>Endpoint</th>
+          <th>What it does</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([id, op]) => (
+          <tr key={id}>
+            <td>
+              <Endpoint operation={id} />
+            </td>
+            <td>{op.summary}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function machine(name: string) {
+  return (
+    contracts.stateMachines[name] ?? fail(`no state machine "${name}" in apps/platform/src/**/*-states.ts`)
+  );
+}
+
+/**
+ * A state machine of the platform as a Mermaid state diagram: the states and allowed transitions the
+ * code enforces (anything else answers 409 `invalid_transition`). The first state is the initial one.
+ */
+export function StateDiagram({ machine: name }: { machine: string }): ReactNode {
+  const m = machine(name);
+  const lines = ['stateDiagram-v2', `  [*] --> ${m.states[0]}`];
+  for (const from of m.states) {
+    for (const to of m.transitions[from] ?? []) lines.push(`  ${from} --> ${to}`);
+    if ((m.transitions[from] ?? []).length === 0) lines.push(`  ${from} --> [*]`);
+  }
+  return <Mermaid value={lines.join('\n')} />;
+}
+
+/** The same state machine as a table: each state and the states it may move to. */
+export function TransitionTable({ machine: name }: { machine: string }): ReactNode {
+  const m = machine(name);
+  return (
+    <table className="contract-table">
+      <thead>
+        <tr>
+          <th>State</th>
+          <th>May become</th>
+        </tr>
+      </thead>
+      <tbody>
+        {m.states.map((state) => (
+          <tr key={state}>
+            <td>
+              <code>{state}</code>
+            </td>
+            <td>
+              {(m.transitions[state] ?? []).length === 0
+                ? 'Nothing: final.'
+                : (m.transitions[state] ?? []).map((to, i) => (
+                    <span key={to}>
+                      {i > 0 && ', '}
+                      <code>{to}</code>
+                    </span>
+                  ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

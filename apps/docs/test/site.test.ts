@@ -1,0 +1,314 @@
+import { API_DOCS } from '@stream/contracts/operation';
+import { checkOpenApiDocument } from '@stream/contracts/openapi/validate';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestPlatform } from '../../platform/test/platform.ts';
+import { guidePages } from './pages.ts';
+import {
+  launchChromium,
+  localContext,
+  open,
+  screenshotPath,
+  skipBrowserTests,
+  startDocsPlatform,
+  type PageLog,
+} from './browser.ts';
+
+const GUIDE = '/docs/authenticating/requesting-a-token';
+
+/** Every route of the site and the h1 it must show. */
+const ROUTES: [route: string, heading: string][] = [
+  ['/', 'Docs'],
+  ...Object.values(API_DOCS).map((d): [string, string] => [d.route, `${d.title} reference`]),
+  ['/markdown-page', 'Conventions'],
+  ...guidePages().map((p): [string, string] => [p.route, p.title]),
+];
+
+describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
+  let platform: TestPlatform;
+  let browser: Browser;
+  let context: BrowserContext;
+  let log: PageLog;
+  let page: Page;
+
+  beforeAll(async () => {
+    platform = await startDocsPlatform();
+    browser = await launchChromium();
+  }, 20 * 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  /** A fresh context per test: its own storage, only the platform reachable. */
+  async function fresh(options: Parameters<typeof localContext>[2] = {}): Promise<Page> {
+    await context?.close();
+    ({ context, log } = await localContext(browser, platform.url, options));
+    page = await context.newPage();
+    return page;
+  }
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  it.each(ROUTES)(
+    '%s renders its heading, needs nothing from outside, logs no error',
+    async (route, heading) => {
+      await fresh();
+      await open(page, route);
+      await expect.poll(() => page.locator('h1').first().textContent()).toBe(heading);
+      expect(await page.title()).toMatch(/\| Docs$|^Docs/);
+      await page.waitForLoadState('networkidle');
+      expect(log.errors).toEqual([]);
+      expect(log.external).toEqual([]);
+    },
+  );
+
+  it('shows the not-found page for any other URL', async () => {
+    await fresh();
+    const res = await page.goto('/no/such/page', { waitUntil: 'load' });
+    expect(res?.status()).toBe(404);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Page Not Found');
+    // Client-side navigation to an unknown route shows it too.
+    await open(page, '/docs/intro');
+    await page.evaluate(() => window.history.pushState({}, '', '/docs/nowhere'));
+    await page.evaluate(() => window.dispatchEvent(new PopStateEvent('popstate')));
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Page Not Found');
+  });
+
+  it('is marked not to be indexed and publishes no sitemap', async () => {
+    await fresh();
+    await open(page, '/');
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+    const sitemap = await page.request.get('/sitemap.xml', { headers: { accept: 'application/xml' } });
+    expect(sitemap.status()).toBe(404);
+  });
+
+  it('starts light whatever the OS prefers, and remembers the switch across a reload', async () => {
+    await fresh({ colorScheme: 'dark' });
+    await open(page, GUIDE);
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    expect(await theme()).toBe('light');
+    await page.getByRole('button', { name: /Switch between dark and light mode/ }).click();
+    expect(await theme()).toBe('dark');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.reload({ waitUntil: 'load' });
+    expect(await theme()).toBe('dark');
+    await page.getByRole('button', { name: /Switch between dark and light mode/ }).click();
+    await page.reload({ waitUntil: 'load' });
+    expect(await theme()).toBe('light');
+  });
+
+  it('opens the mobile menu at 800 px and navigates with it', async () => {
+    await fresh({ viewport: { width: 800, height: 900 } });
+    await open(page, '/docs/intro');
+    // The desktop sidebar is gone below 996 px; the navbar toggle opens the side menu instead.
+    await expect.poll(() => page.locator('aside.theme-doc-sidebar-container').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    const menu = page.locator('.navbar-sidebar');
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    await menu.getByRole('link', { name: 'Requesting a token' }).click();
+    await page.waitForURL(`**${GUIDE}`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Requesting a token');
+    await expect.poll(() => menu.isVisible()).toBe(false);
+  });
+
+  it('keeps the desktop sidebar shown, not hideable, with its categories open', async () => {
+    await fresh({ viewport: { width: 1280, height: 900 } });
+    await open(page, '/docs/intro');
+    expect(await page.locator('aside.theme-doc-sidebar-container').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /Collapse sidebar/i }).count()).toBe(0);
+    const collapsed = page.locator('.theme-doc-sidebar-menu .menu__list-item--collapsed');
+    expect(await collapsed.count()).toBe(0);
+  });
+
+  it('lists the h2 and h3 headings of a guide in its table of contents', async () => {
+    await fresh({ viewport: { width: 1280, height: 900 } });
+    await open(page, GUIDE);
+    const headings = await page
+      .locator('article .markdown > h2, article .markdown > h3')
+      .evaluateAll((els) => els.map((e) => (e.textContent ?? '').replace(/\u200b/g, '').trim()));
+    const toc = await page
+      .locator('.theme-doc-toc-desktop .table-of-contents a')
+      .evaluateAll((els) => els.map((e) => (e.textContent ?? '').trim()));
+    expect(headings.length).toBeGreaterThan(1);
+    expect(toc).toEqual(headings);
+  });
+
+  it('has a skip link first in the tab order that moves focus to the main content', async () => {
+    await fresh();
+    await open(page, GUIDE);
+    await page.keyboard.press('Tab');
+    const first = await page.evaluate(() => document.activeElement?.textContent?.trim());
+    expect(first).toBe('Skip to main content');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+    // And the next Tab goes on from there: into the guide, past the navbar and the sidebar.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+  });
+
+  it.each(Object.values(API_DOCS))(
+    '$route lists every operation of its document, offered for download',
+    async (doc) => {
+      await fresh({ viewport: { width: 1280, height: 900 } });
+      await open(page, doc.route);
+      const link = page.getByRole('link', { name: 'Download the OpenAPI 3.1 document' });
+      const href = await link.getAttribute('href');
+      expect(href).toBe(`/openapi/${doc.slug}.json`);
+      const res = await page.request.get(href!);
+      expect(res.status()).toBe(200);
+      const spec = await res.json();
+      expect(spec.openapi).toMatch(/^3\.1\.\d+$/);
+      expect(checkOpenApiDocument(spec)).toEqual([]);
+      const operations = Object.values(spec.paths ?? {}).flatMap((item) =>
+        Object.values(item as Record<string, { operationId?: string }>).filter((op) => op && op.operationId),
+      );
+      for (const op of operations) {
+        const section = page.locator(`[data-section-id$="operation/${op.operationId}"]`);
+        expect(await section.count(), op.operationId).toBeGreaterThan(0);
+      }
+      expect(log.external).toEqual([]);
+    },
+  );
+
+  it('shows "This page crashed." on a render error, and "Try again" recovers', async () => {
+    await fresh();
+    // The home page's CrashProbe throws while this flag is set.
+    await page.addInitScript(() => {
+      (window as { __DOCS_FORCE_CRASH__?: boolean }).__DOCS_FORCE_CRASH__ = true;
+    });
+    await page.goto('/', { waitUntil: 'load' });
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('This page crashed.');
+    expect(await page.getByText('Forced render error (test)').count()).toBeGreaterThan(0);
+    await page.evaluate(() => {
+      (window as { __DOCS_FORCE_CRASH__?: boolean }).__DOCS_FORCE_CRASH__ = false;
+    });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Docs');
+  });
+
+  it('shows the red box with its message and Retry when a chunk fails to load, and Retry recovers', async () => {
+    await fresh();
+    let block = true;
+    // The shared bundles load; the route's own chunks fail.
+    await page.route(/\/assets\/js\/.*\.js$/, (route) =>
+      block && !/\/(main|runtime~main)\.[0-9a-f]+\.js$/.test(route.request().url())
+        ? route.abort('failed')
+        : route.continue(),
+    );
+    await page.goto(GUIDE, { waitUntil: 'load' });
+    const box = page.locator('#chunk-load-error');
+    await expect.poll(() => box.isVisible()).toBe(true);
+    expect(await box.textContent()).toMatch(/ChunkLoadError: Loading chunk .* failed/);
+    expect(await box.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(250, 56, 62)');
+    block = false;
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    expect(await box.count()).toBe(0);
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Requesting a token');
+  });
+
+  it('reloads the page when the next route fails to preload', async () => {
+    await fresh({ viewport: { width: 1280, height: 900 } });
+    await open(page, '/docs/intro');
+    await page.evaluate(() => {
+      (window as { marker?: boolean }).marker = true;
+    });
+    // Route chunks fail until the page reloads (the reload is the next navigation request).
+    let block = true;
+    page.on('request', (req) => {
+      if (req.isNavigationRequest()) block = false;
+    });
+    await page.route(/\/assets\/js\/.*\.js$/, (route) =>
+      block && !/\/(main|runtime~main)\.[0-9a-f]+\.js$/.test(route.request().url())
+        ? route.abort('failed')
+        : route.continue(),
+    );
+    const reloaded = page.waitForEvent('load');
+    await page.locator(`nav a[href="${GUIDE}"]`).first().click();
+    await reloaded;
+    expect(await page.evaluate(() => (window as { marker?: boolean }).marker)).toBeUndefined();
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Requesting a token');
+  });
+
+  it('skips prefetching on a 2g or data-saver connection', async () => {
+    const prefetched = async (connection?: { effectiveType: string; saveData: boolean }) => {
+      await fresh({ viewport: { width: 1280, height: 900 } });
+      if (connection) {
+        await page.addInitScript((c) => {
+          Object.defineProperty(Navigator.prototype, 'connection', { get: () => c, configurable: true });
+        }, connection);
+      }
+      await open(page, '/docs/intro');
+      await page.locator(`a[href="${GUIDE}"]`).first().hover();
+      await page.waitForLoadState('networkidle');
+      return page.evaluate(() => document.querySelectorAll('link[rel="prefetch"]').length);
+    };
+    await expect.poll(() => prefetched()).toBeGreaterThan(0);
+    expect(await prefetched({ effectiveType: '2g', saveData: false })).toBe(0);
+    expect(await prefetched({ effectiveType: '4g', saveData: true })).toBe(0);
+  });
+
+  it('shows the route progress bar while a slow route loads', async () => {
+    await fresh({ viewport: { width: 1280, height: 900 } });
+    await open(page, '/');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/js\/.*\.js$/, async (route) => {
+      if (!route.request().url().includes('/main.')) await held;
+      await route.continue();
+    });
+    await page.locator('a[href="/docs/intro"]').first().click();
+    await page.waitForSelector('#nprogress', { state: 'attached' });
+    release();
+    await page.waitForURL('**/docs/intro');
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Introduction');
+  });
+
+  it('shows the wrong-base-URL banner on the home page when the bundles cannot load', async () => {
+    await fresh();
+    // A wrong base URL breaks every bundle and stylesheet (the banner is hidden by the site's CSS).
+    await page.route(/\/assets\//, (route) => route.abort('failed'));
+    await page.goto('/', { waitUntil: 'load' });
+    const banner = page.locator('#__docusaurus-base-url-issue-banner');
+    await expect.poll(() => banner.isVisible()).toBe(true);
+    expect(await banner.textContent()).toContain('We suggest trying baseUrl');
+  });
+
+  it('has the chrome: Guides in the navbar, the footer links, the copyright', async () => {
+    await fresh({ viewport: { width: 1280, height: 900 } });
+    await open(page, '/');
+    expect(await page.locator('.navbar').getByRole('link', { name: 'Guides' }).getAttribute('href')).toBe(
+      '/docs/intro',
+    );
+    const footer = page.locator('footer');
+    for (const name of ['Guides', 'Integrating as a POS', 'Integrating as a DSP']) {
+      expect(await footer.getByRole('link', { name, exact: true }).count(), name).toBe(1);
+    }
+    // The product website, an outside link (opens in a new tab).
+    const website = footer.getByRole('link', { name: /^Stream/ });
+    expect(await website.getAttribute('href')).toMatch(/^https:\/\//);
+    expect(await footer.textContent()).toContain('Copyright © 2025');
+  });
+
+  it('takes screenshots of a home, a guide and an API reference page in light and dark', async () => {
+    for (const theme of ['light', 'dark']) {
+      await fresh({ viewport: { width: 1280, height: 900 } });
+      await page.addInitScript((t) => localStorage.setItem('theme', t), theme);
+      for (const [name, route] of [
+        ['home', '/'],
+        ['guide', GUIDE],
+        ['api-reference', '/api/'],
+      ]) {
+        await open(page, route!);
+        await page.waitForLoadState('networkidle');
+        expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        await page.screenshot({
+          path: screenshotPath(`${name}-${theme}`),
+          fullPage: name !== 'api-reference',
+        });
+      }
+    }
+  });
+});

@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// `npm start` runs this first. It builds the documentation site (the OpenAPI documents from the
+// contracts, then `docusaurus build`) only when apps/docs/build is missing or older than its sources,
+// printing progress; later starts reuse the build. `--force` rebuilds anyway.
+// The browser tests import `ensureDocsBuild` so a test run reuses a fresh build too.
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const DOCS_DIR = join(ROOT, 'apps/docs');
+export const BUILD_DIR = join(DOCS_DIR, 'build');
+const STAMP = join(BUILD_DIR, '.build-stamp.json');
+const LOCK = join(DOCS_DIR, '.build-lock');
+
+/** Everything the built site is made from: its own sources and the contracts it documents. */
+const SOURCES = [
+  'apps/docs/docs',
+  'apps/docs/src',
+  'apps/docs/static',
+  'apps/docs/plugins',
+  'apps/docs/docusaurus.config.ts',
+  'apps/docs/sidebars.ts',
+  'apps/docs/package.json',
+  'packages/contracts/src',
+].map((p) => join(ROOT, p));
+/** Generated from the sources above, so their timestamps say nothing. */
+const GENERATED = [join(DOCS_DIR, 'static/openapi'), join(DOCS_DIR, 'src/generated')];
+
+function newestMtime(path) {
+  if (!existsSync(path) || GENERATED.includes(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs; // a deleted file shows as a newer directory
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** The newest modification time among the site's sources. */
+export function sourcesMtime() {
+  return Math.max(...SOURCES.map(newestMtime));
+}
+
+/** True when the build exists and no source changed since it was made. */
+export function isBuildFresh() {
+  if (!existsSync(STAMP) || !existsSync(join(BUILD_DIR, 'index.html'))) return false;
+  try {
+    return JSON.parse(readFileSync(STAMP, 'utf8')).sourcesMtime >= sourcesMtime();
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a command; with `stdio: 'pipe'` its output goes into `output` (for a test's error message). */
+function run(cmd, args, { output, ...opts }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
+    child.stdout?.on('data', (chunk) => output?.push(String(chunk)));
+    child.stderr?.on('data', (chunk) => output?.push(String(chunk)));
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${[cmd, ...args].join(' ')} failed (${code ?? signal})`)),
+    );
+  });
+}
+
+/** `npm run openapi`: the OpenAPI documents from the contracts, into apps/docs/static/openapi. */
+const OPENAPI_WRITER = join(ROOT, 'packages/contracts/src/openapi/write.ts');
+
+const COMPRESSIBLE = /\.(js|css|html|json|svg|txt|xml)$/;
+
+/**
+ * Writes `.br` and `.gz` beside every text file of the build: the platform serves them to browsers
+ * that accept them (@fastify/static `preCompressed`), without compressing on every request.
+ */
+async function precompress(dir) {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => COMPRESSIBLE.test(f));
+  const br = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  for (const file of files) {
+    const data = readFileSync(join(dir, file));
+    if (data.length < 1024) continue;
+    const [b, g] = await Promise.all([
+      br(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 10, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+      gz(data, { level: 9 }),
+    ]);
+    writeFileSync(join(dir, `${file}.br`), b);
+    writeFileSync(join(dir, `${file}.gz`), g);
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One build at a time across processes (parallel test files, a start during a test run). */
+async function withLock(fn, log) {
+  for (let waited = false; ; ) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let owner = 0;
+      try {
+        owner = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
+      } catch {
+        // the owner has not written its pid yet
+      }
+      if (owner && !alive(owner)) {
+        rmSync(LOCK, { recursive: true, force: true });
+        continue;
+      }
+      if (!waited) log(`docs: another process (pid ${owner || '?'}) is building the site; waiting for it`);
+      waited = true;
+      await sleep(500);
+    }
+  }
+  writeFileSync(join(LOCK, 'pid'), String(process.pid));
+  try {
+    return await fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the site unless a fresh build exists. Answers whether it built and how long it took.
+ * @param {{ force?: boolean, log?: (line: string) => void, stdio?: 'inherit' | 'pipe', output?: string[] }} [opts]
+ */
+export async function ensureDocsBuild(opts = {}) {
+  const log = opts.log ?? ((line) => console.log(line));
+  const stdio = opts.stdio ?? 'inherit';
+  if (!opts.force && isBuildFresh()) {
+    log(`docs: reusing the build in ${relative(process.cwd(), BUILD_DIR) || '.'} (no source changed)`);
+    return { built: false, ms: 0 };
+  }
+  return withLock(async () => {
+    if (!opts.force && isBuildFresh()) return { built: false, ms: 0 }; // built while we waited
+    const started = Date.now();
+    const mtime = sourcesMtime();
+    const reason = existsSync(join(BUILD_DIR, 'index.html')) ? 'sources changed' : 'no build yet';
+    log(`docs: building the documentation site (${reason})`);
+    log('docs: [1/3] generating the OpenAPI documents (npm run openapi)');
+    await run(process.execPath, ['--import', 'tsx', OPENAPI_WRITER], {
+      cwd: ROOT,
+      stdio,
+      output: opts.output,
+    });
+    log('docs: [2/3] docusaurus build (a minute or more)');
+    // Into a folder of its own, swapped in when complete: a running platform keeps serving the old
+    // build meanwhile instead of a half-written one.
+    const next = join(DOCS_DIR, '.docusaurus/build-next'); // git-ignored, same file system as the build
+    rmSync(next, { recursive: true, force: true });
+    const docusaurus = join(ROOT, 'node_modules/@docusaurus/core/bin/docusaurus.mjs');
+    await run(process.execPath, [docusaurus, 'build', '--out-dir', next], {
+      cwd: DOCS_DIR,
+      stdio,
+      output: opts.output,
+      env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+    });
+    log('docs: [3/3] compressing the build (brotli, gzip)');
+    await precompress(next);
+    const ms = Date.now() - started;
+    const stamp = { sourcesMtime: mtime, builtAt: new Date().toISOString(), buildMs: ms };
+    writeFileSync(join(next, '.build-stamp.json'), JSON.stringify(stamp) + '\n');
+    const old = join(DOCS_DIR, '.docusaurus/build-old');
+    rmSync(old, { recursive: true, force: true });
+    if (existsSync(BUILD_DIR)) renameSync(BUILD_DIR, old);
+    renameSync(next, BUILD_DIR);
+    rmSync(old, { recursive: true, force: true });
+    log(`docs: built in ${(ms / 1000).toFixed(1)} s`);
+    return { built: true, ms };
+  }, log);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  ensureDocsBuild({ force: process.argv.includes('--force') }).catch((err) => {
+    console.error(`docs: ${err.message}`);
+    process.exit(1);
+  });
+}
