@@ -2,7 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/.data/**', '**/build/**', '**/.docusaurus/**', 'apps/platform/drizzle/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/.data/**',
+      '**/build/**',
+      '**/.docusaurus/**',
+      'apps/platform/drizzle/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

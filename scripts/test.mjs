@@ -18,7 +18,8 @@ if (only.length === 0) {
   // The docs site imports the generated OpenAPI documents: generate them before typechecking.
   run('openapi', 'npm', ['run', '--silent', 'openapi']);
   // Three TypeScript projects: Node code, the docs site (DOM, JSX), its browser tests.
-  for (const project of ['.', 'apps/docs', 'apps/docs/test']) run(`typecheck ${project}`, 'npx', ['tsc', '-p', project]);
+  for (const project of ['.', 'apps/docs', 'apps/docs/test'])
+    run(`typecheck ${project}`, 'npx', ['tsc', '-p', project]);
   run('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
 }
 run('tests', 'npx', ['vitest', 'run', ...only]);

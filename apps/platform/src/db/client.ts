@@ -45,7 +45,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   if (opts.pglite) {
     const client = opts.pglite;
-    return { db: drizzlePglite(client, { schema }) as unknown as Db, driver: 'pglite', close: () => client.close() };
+    return {
+      db: drizzlePglite(client, { schema }) as unknown as Db,
+      driver: 'pglite',
+      close: () => client.close(),
+    };
   }
   if (!opts.dataDir) throw new Error('openDatabase needs databaseUrl, dataDir or pglite');
   const release = lockDataDir(opts.dataDir);

@@ -38,7 +38,8 @@ export async function pendingMigrations(database: Database): Promise<number> {
     const result = await database.db.execute<{ n: number }>(
       sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
     );
-    const rows = (result as unknown as { rows: { n: number }[] }).rows ?? (result as unknown as { n: number }[]);
+    const rows =
+      (result as unknown as { rows: { n: number }[] }).rows ?? (result as unknown as { n: number }[]);
     return files.length - Number(rows[0]?.n ?? 0);
   } catch {
     return files.length;

@@ -21,7 +21,9 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(minted.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     const echoed = await fetch(`${platform.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('abc-123');
-    const replaced = await fetch(`${platform.url}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    const replaced = await fetch(`${platform.url}/healthz`, {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
   });
 

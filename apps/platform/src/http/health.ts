@@ -11,7 +11,9 @@ export function registerHealth(app: FastifyInstance): void {
       await app.ctx.db.execute(sql`select 1`);
       const pending = await pendingMigrations(app.ctx.database);
       if (pending > 0) {
-        return reply.status(503).send(errorBody('not_ready', `${pending} migration(s) not applied yet.`, req.id));
+        return reply
+          .status(503)
+          .send(errorBody('not_ready', `${pending} migration(s) not applied yet.`, req.id));
       }
       return { status: 'ready', database: app.ctx.database.driver };
     } catch (err) {

@@ -44,7 +44,8 @@ export function mount<O extends Operation>(
   let preHandler: preHandlerAsyncHookHandler | undefined;
   if (op.security.kind !== 'none') {
     const factory = app.securityHandlers?.get(op.security.kind);
-    if (!factory) throw new Error(`${op.operationId}: no handler registered for ${op.security.kind} security`);
+    if (!factory)
+      throw new Error(`${op.operationId}: no handler registered for ${op.security.kind} security`);
     preHandler = factory(op.security);
   }
   app.route({
