@@ -21,6 +21,7 @@ if (only.length === 0) {
   for (const project of ['.', 'apps/docs', 'apps/docs/test'])
     run(`typecheck ${project}`, 'npx', ['tsc', '-p', project]);
   run('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
+  run('format', 'npx', ['prettier', '--check', '.']);
 }
 run('tests', 'npx', ['vitest', 'run', ...only]);
 
