@@ -7,7 +7,7 @@ import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { deliveryAttempts, jobs } from '../db/schema/index.ts';
-import { deliver } from './http-client.ts';
+import { deliver } from '../connectors/http.ts';
 import { defineJobKind, PermanentJobError } from './kinds.ts';
 import { enqueue } from './outbox.ts';
 import { enqueuePartnerCall, registerDeadHook } from './partner-http.ts';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
-import { deliver, type HttpMethod } from './http-client.ts';
+import { deliver, type HttpMethod } from '../connectors/http.ts';
 import { defineJobKind, PermanentJobError, type DeadJob } from './kinds.ts';
 import { enqueue, type EnqueueInput } from './outbox.ts';
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { deliver } from './http-client.ts';
+import { deliver } from '../connectors/http.ts';
 import { defineJobKind } from './kinds.ts';
 import { startWorker } from './worker.ts';
 

@@ -8,8 +8,8 @@ import { defineJobKind, PermanentJobError, type Job } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import { markConnected, moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
 import type { IntegrationStatus } from './integration-states.ts';
-import { withMerchantToken } from './merchant-tokens.ts';
-import { changeConnection } from './partner-client.ts';
+import { PARTNER_OPERATIONS } from '../connectors/index.ts';
+import { merchant } from './merchant.ts';
 
 /**
  * The outbox jobs of location binding. `onboarding.connect` makes one side of a binding (the POS
@@ -31,18 +31,20 @@ interface ConnectPayload {
 }
 type DisconnectPayload = { side: 'dsp'; binding_id: string } | { side: 'pos'; location_id: string };
 
-type Target = { integrationId: string; locationId: string };
+type Target = { integrationId: string; side: Side; locationId: string };
 const whoIs = (side: Side) => (side === 'pos' ? 'POS' : 'DSP');
 
 /** A POS location's side: the POS integration's token, and the POS's id of the location. */
 const posSide = (location: OrgLocation): Target => ({
   integrationId: location.integrationId,
+  side: 'pos',
   locationId: location.providerId,
 });
 
 /** Who to call for one side of a binding: which integration's token, and which partner location id. */
 async function sideOf(db: DbOrTx, binding: Binding, side: Side): Promise<Target> {
-  if (side === 'dsp') return { integrationId: binding.dspIntegrationId, locationId: binding.dspProviderId };
+  if (side === 'dsp')
+    return { integrationId: binding.dspIntegrationId, side, locationId: binding.dspProviderId };
   const location = await findLocation(db, binding.locationId);
   if (!location) throw new PermanentJobError(`Location ${binding.locationId} no longer exists.`);
   return posSide(location);
@@ -57,13 +59,12 @@ async function callPartner(
   allow: readonly IntegrationStatus[],
 ): Promise<void> {
   try {
-    await withMerchantToken(
-      ctx,
-      to.integrationId,
-      (token, target) =>
-        changeConnection(ctx, target, token, to.locationId, connect, { id: job.id, attempt: job.attempt }),
+    const ops = PARTNER_OPERATIONS[to.side];
+    await merchant.call(ctx, to.integrationId, connect ? ops.connect : ops.disconnect, {
+      body: { location_id: to.locationId },
+      job,
       allow,
-    );
+    });
   } catch (err) {
     if (
       err instanceof ApiError &&

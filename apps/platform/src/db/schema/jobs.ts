@@ -41,7 +41,11 @@ export const jobs = pgTable(
   ],
 );
 
-/** One row per HTTP attempt to a partner: what was sent, what came back, how long it took. */
+/**
+ * One row per HTTP attempt to a partner: what was sent, what came back, how long it took. Written
+ * before the call and completed after it, so `finished_at` null means in flight, or interrupted
+ * (the process died mid-call). Secret fields (marked in the contracts) are redacted.
+ */
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
@@ -54,9 +58,12 @@ export const deliveryAttempts = pgTable(
     requestBody: text('request_body'),
     responseStatus: integer('response_status'),
     responseExcerpt: text('response_excerpt'),
-    latencyMs: integer('latency_ms').notNull(),
+    /** Null until the attempt finished. */
+    latencyMs: integer('latency_ms'),
     error: text('error'),
     createdAt: createdAt(),
+    /** When the outcome was recorded; null: in flight, or interrupted by a crash. */
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [
     index('delivery_attempts_job').on(t.jobId),
