@@ -379,6 +379,7 @@ async function readOrgLocations(
       provider_id: l.providerId,
       onboarding_id: l.integrationId,
       status: l.status,
+      status_reason: l.statusReason,
       address: l.address,
       timezone: l.timezone,
       dsps: bindings
