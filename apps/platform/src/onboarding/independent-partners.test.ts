@@ -293,12 +293,12 @@ describe('partners written from the spec, not the sandbox', () => {
       );
       expect(seen.dsps[0]!.reason).toMatch(/no usable tokens.*access_token/);
       const bindingId = bound.body.locations[0]._id as string;
-      const [job] = await waitFor(async () => {
+      const job = await waitFor(async () => {
         const rows = await query<{ status: string; attempts: number }>(
           world,
           sql`select status, attempts from jobs where kind = 'onboarding.connect' and payload->>'binding_id' = ${bindingId} and payload->>'side' = 'pos'`,
         );
-        return rows[0]?.status === 'dead' ? rows : undefined;
+        return rows[0]?.status === 'dead' ? rows[0] : undefined;
       });
       expect(job!.attempts).toBe(1); // permanent at once, not retried
       const got = await call('GET', `${world.url}/onboarding/integrations/${posInt.id}`, { token });
