@@ -8,7 +8,7 @@ import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { deliveryAttempts, jobs } from '../db/schema/index.ts';
-import { deliver } from './http-client.ts';
+import { deliver } from '../connectors/http.ts';
 import { defineJobKind, PermanentJobError, type AnyJobKind } from './kinds.ts';
 import { enqueue, InvalidJobPayloadError } from './outbox.ts';
 import { definePartnerCallKind, enqueuePartnerCall } from './partner-http.ts';
@@ -326,7 +326,7 @@ describe('worker leases', () => {
     deadlineMs: 60_000,
     backoff: { baseMs: 20, maxMs: 200 },
     handle: async (job, c) => {
-      await deliver(c, { method: 'POST', url: job.payload.url, job, signal: job.signal });
+      await deliver(c, { method: 'POST', url: job.payload.url, job });
     },
   });
   const row = async (id: string) => (await database.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
-import { deliver } from './http-client.ts';
+import { deliver } from '../connectors/http.ts';
 import { defineJobKind, PermanentJobError, type DeadJob, type JobKind } from './kinds.ts';
 import { enqueue, type EnqueueInput } from './outbox.ts';
 
@@ -52,7 +52,6 @@ export function definePartnerCallKind(opts: {
         headers: p.headers,
         partnerId: partner.id,
         job,
-        signal: job.signal,
         sign: p.signature_header
           ? { secret: webhookSecretOf(ctx.config.encryptionKey, partner), header: p.signature_header }
           : undefined,

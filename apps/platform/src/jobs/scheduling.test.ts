@@ -7,7 +7,7 @@ import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { deliveryAttempts, jobs } from '../db/schema/index.ts';
-import { deliver } from './http-client.ts';
+import { deliver } from '../connectors/http.ts';
 import { defineJobKind } from './kinds.ts';
 import { enqueue } from './outbox.ts';
 import { startPartnerServer, waitFor, type PartnerServer } from './testing.ts';
@@ -26,7 +26,6 @@ const post = defineJobKind({
       url: job.payload.url,
       body: { key: job.payload.key, n: job.payload.n },
       job,
-      signal: job.signal,
     });
   },
 });

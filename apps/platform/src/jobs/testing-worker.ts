@@ -10,7 +10,7 @@ import pino from 'pino';
 import { z } from 'zod';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { deliver } from './http-client.ts';
+import { deliver } from '../connectors/http.ts';
 import { defineJobKind } from './kinds.ts';
 import { startWorker } from './worker.ts';
 
@@ -28,7 +28,6 @@ export const postJob = defineJobKind({
       body: { job: job.id, key: job.payload.key, n: job.payload.n },
       headers: { 'x-worker': process.env.TEST_WORKER_ID ?? 'parent' },
       job,
-      signal: job.signal,
     });
   },
 });

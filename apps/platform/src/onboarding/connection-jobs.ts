@@ -9,8 +9,8 @@ import { defineJobKind, PermanentJobError, type Job } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import { markConnected, moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
 import type { IntegrationStatus } from './integration-states.ts';
-import { withMerchantToken } from './merchant-tokens.ts';
-import { changeConnection } from './partner-client.ts';
+import { PARTNER_OPERATIONS } from '../connectors/index.ts';
+import { merchant } from './merchant.ts';
 
 /**
  * The outbox jobs of location binding. `onboarding.connect` makes one side of a binding (the POS
@@ -33,18 +33,20 @@ const DisconnectPayload = z.discriminatedUnion('side', [
 ]);
 type DisconnectPayload = z.infer<typeof DisconnectPayload>;
 
-type Target = { integrationId: string; locationId: string };
+type Target = { integrationId: string; side: Side; locationId: string };
 const whoIs = (side: Side) => (side === 'pos' ? 'POS' : 'DSP');
 
 /** A POS location's side: the POS integration's token, and the POS's id of the location. */
 const posSide = (location: OrgLocation): Target => ({
   integrationId: location.integrationId,
+  side: 'pos',
   locationId: location.providerId,
 });
 
 /** Who to call for one side of a binding: which integration's token, and which partner location id. */
 async function sideOf(db: DbOrTx, binding: Binding, side: Side): Promise<Target> {
-  if (side === 'dsp') return { integrationId: binding.dspIntegrationId, locationId: binding.dspProviderId };
+  if (side === 'dsp')
+    return { integrationId: binding.dspIntegrationId, side, locationId: binding.dspProviderId };
   const location = await findLocation(db, binding.locationId);
   if (!location) throw new PermanentJobError(`Location ${binding.locationId} no longer exists.`);
   return posSide(location);
@@ -59,12 +61,12 @@ async function callPartner(
   allow: readonly IntegrationStatus[],
 ): Promise<void> {
   try {
-    await withMerchantToken(
-      ctx,
-      to.integrationId,
-      (token, target) => changeConnection(ctx, target, token, to.locationId, connect, job),
+    const ops = PARTNER_OPERATIONS[to.side];
+    await merchant.call(ctx, to.integrationId, connect ? ops.connect : ops.disconnect, {
+      body: { location_id: to.locationId },
+      job,
       allow,
-    );
+    });
   } catch (err) {
     if (
       err instanceof ApiError &&
@@ -154,10 +156,16 @@ async function finishDisconnect(tx: DbOrTx, p: DisconnectPayload, reason: string
   if (location) await moveLocation(tx, location, 'deprovisioned', reason);
 }
 
+/**
+ * The calls of one connection run in order: a disconnect never overtakes the connect before it
+ * (nor a connect after a re-bind the disconnect before it), whatever their retries.
+ */
+const connectionKey = (side: Side, id: string) => `connection:${side}:${id}`;
+
 /** Enqueues both connection calls of a (pending) binding, in the caller's transaction. */
 export async function enqueueConnect(
   tx: DbOrTx,
-  binding: Pick<Binding, 'id'>,
+  binding: Pick<Binding, 'id' | 'locationId'>,
   partners: Record<Side, string>,
 ): Promise<void> {
   for (const side of ['pos', 'dsp'] as const) {
@@ -165,6 +173,7 @@ export async function enqueueConnect(
       kind: connectJob,
       payload: { binding_id: binding.id, side },
       partnerId: partners[side],
+      orderingKey: connectionKey(side, side === 'pos' ? binding.locationId : binding.id),
     });
   }
 }
@@ -174,5 +183,11 @@ export function enqueueDisconnect(
   payload: DisconnectPayload,
   partnerId: string,
 ): Promise<string> {
-  return enqueue(tx, { kind: disconnectJob, payload, partnerId });
+  const key = payload.side === 'pos' ? payload.location_id : payload.binding_id;
+  return enqueue(tx, {
+    kind: disconnectJob,
+    payload,
+    partnerId,
+    orderingKey: connectionKey(payload.side, key),
+  });
 }

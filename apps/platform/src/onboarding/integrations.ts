@@ -14,9 +14,18 @@ import { bindingsOfIntegration, moveBindings, moveLocation } from './bindings.ts
 import { enqueueConnect, enqueueDisconnect } from './connection-jobs.ts';
 import { ORG_LOCATION_STATES } from './location-states.ts';
 import { INTEGRATION_STATES } from './integration-states.ts';
-import { partnerFailure, targetOf, tokenColumns, type Integration } from './merchant-tokens.ts';
+import {
+  PartnerCallError,
+  UnusableAnswerError,
+  authorizeUrl,
+  exchangeToken,
+  isOAuthConfigured,
+  partnerFailure,
+  targetOf,
+  tokenColumns,
+  type Integration,
+} from '../connectors/index.ts';
 import { entryToken, isEntryToken, newNonce, readState, signState } from './oauth-state.ts';
-import { PartnerCallError, authorizeUrl, exchangeToken, isOAuthConfigured } from './partner-client.ts';
 import { statesLeadingTo, transition } from './state-machine.ts';
 
 /** Integrations: create, read, connect (browser or headless), delete. Routes stay thin over these. */
@@ -159,6 +168,15 @@ export async function connectWithCode(ctx: AppContext, row: Integration, code: s
   try {
     answer = await exchangeToken(ctx, target, { code, redirectUri: callbackUrl(ctx) });
   } catch (err) {
+    if (err instanceof UnusableAnswerError) {
+      // The code is spent and the answer unusable: say why on the integration, for whoever looks.
+      const reason = `${target.partner.slug} answered the code exchange with no usable tokens: ${err.message}`;
+      await ctx.db
+        .update(integrations)
+        .set({ statusReason: reason.slice(0, 1000), updatedAt: sql`now()` })
+        .where(eq(integrations.id, row.id));
+      throw partnerFailure(err);
+    }
     if (!(err instanceof PartnerCallError)) throw err;
     if (err.reason === 'unavailable') throw partnerFailure(err);
     throw new ApiError('oauth_exchange_failed', `${target.partner.slug} refused the code: ${err.message}`);

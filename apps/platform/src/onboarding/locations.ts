@@ -18,18 +18,26 @@ import { enqueueConnect } from './connection-jobs.ts';
 import { normaliseAddress } from './address.ts';
 import { assertActive, findVisibleIntegration, type Integration } from './integrations.ts';
 import { LIVE_BINDING_STATES } from './location-states.ts';
-import { partnerFailure, withMerchantToken } from './merchant-tokens.ts';
-import { PartnerCallError, listPartnerLocations, type PartnerLocation } from './partner-client.ts';
+import { merchant } from './merchant.ts';
+import {
+  PARTNER_OPERATIONS,
+  PartnerCallError,
+  UnusableAnswerError,
+  partnerFailure,
+  type AnswerOf,
+} from '../connectors/index.ts';
 
 /** Listing, ingesting and binding locations of an onboarding, and the org's locations. */
+
+type PartnerLocation = AnswerOf<(typeof PARTNER_OPERATIONS)['pos' | 'dsp']['locations']>['locations'][number];
 
 /** The merchant's locations at the integration's partner (the integration must be active). */
 async function partnerLocations(ctx: AppContext, row: Integration): Promise<PartnerLocation[]> {
   assertActive(row);
   try {
-    return await withMerchantToken(ctx, row.id, (token, target) => listPartnerLocations(ctx, target, token));
+    return (await merchant.call(ctx, row.id, PARTNER_OPERATIONS[row.type].locations)).locations;
   } catch (err) {
-    if (err instanceof PartnerCallError) throw partnerFailure(err);
+    if (err instanceof PartnerCallError || err instanceof UnusableAnswerError) throw partnerFailure(err);
     throw err;
   }
 }
@@ -50,7 +58,7 @@ export async function listOnboardingLocations(ctx: AppContext, auth: PartnerAuth
       name: l.name,
       address: normaliseAddress(l.address),
       source,
-      timezone: l.timezone ?? null,
+      timezone: ('timezone' in l ? l.timezone : null) ?? null,
     })),
   };
 }
@@ -105,7 +113,11 @@ export async function ingestLocations(
       const byProvider = new Map(existing.map((l) => [l.providerId, l]));
       for (const providerId of wanted) {
         const l = listed.get(providerId)!;
-        const details = { name: l.name, address: normaliseAddress(l.address), timezone: l.timezone ?? null };
+        const details = {
+          name: l.name,
+          address: normaliseAddress(l.address),
+          timezone: ('timezone' in l ? l.timezone : null) ?? null,
+        };
         const found = byProvider.get(providerId);
         if (!found) {
           const id = newId('loc');
@@ -367,6 +379,7 @@ async function readOrgLocations(
       provider_id: l.providerId,
       onboarding_id: l.integrationId,
       status: l.status,
+      status_reason: l.statusReason,
       address: l.address,
       timezone: l.timezone,
       dsps: bindings

@@ -54,7 +54,11 @@ export const jobs = pgTable(
   ],
 );
 
-/** One row per HTTP attempt to a partner: what was sent, what came back, how long it took. */
+/**
+ * One row per HTTP attempt to a partner: what was sent, what came back, how long it took. Written
+ * before the call and completed after it, so `finished_at` null means in flight, or interrupted
+ * (the process died mid-call). Secret fields (marked in the contracts) are redacted.
+ */
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
@@ -67,13 +71,20 @@ export const deliveryAttempts = pgTable(
     requestBody: text('request_body'),
     responseStatus: integer('response_status'),
     responseExcerpt: text('response_excerpt'),
-    latencyMs: integer('latency_ms').notNull(),
+    /** Null until the attempt finished. */
+    latencyMs: integer('latency_ms'),
     error: text('error'),
     createdAt: createdAt(),
+    /** When the outcome was recorded; null: in flight, or interrupted by a crash. */
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [
     index('delivery_attempts_job').on(t.jobId),
     index('delivery_attempts_partner').on(t.partnerId, t.createdAt),
+    // Retention: attempts made outside any job, by age.
+    index('delivery_attempts_loose')
+      .on(t.createdAt)
+      .where(sql`job_id is null`),
   ],
 );
 

@@ -7,15 +7,20 @@ import {
   MERCHANT_TOKEN_ERRORS,
   PartnerLocationAddress,
   connectionAnswer,
+  connectionChange,
 } from '../become-a-pos/locations.ts';
 
 export const DspLocation = z
   .object({
     provider_id: z.string().min(1).meta({ description: 'Your id of the store.' }),
     name: z.string(),
-    address: PartnerLocationAddress,
+    address: PartnerLocationAddress.nullish(),
   })
-  .meta({ id: 'DspLocation', description: 'A store of the merchant account the access token belongs to.' });
+  .meta({
+    id: 'DspLocation',
+    description:
+      'A store of the merchant account the access token belongs to. The platform needs `provider_id` and `name`.',
+  });
 export type DspLocation = z.infer<typeof DspLocation>;
 
 export const DspLocationList = z.object({ locations: z.array(DspLocation) }).meta({ id: 'DspLocationList' });
@@ -59,7 +64,7 @@ export const dspConnectLocation = defineOperation({
   description:
     'The platform calls this when a merchant connects a store; from then on it publishes the menu and receives orders for it. Answer 400 when the store cannot be connected.',
   request: { body: LocationConnectionRequest, example },
-  ...connectionAnswer('Connected.', example.location_id, true),
+  ...connectionChange('Connected.'),
 });
 
 export const dspGetLocationConnection = defineOperation({
@@ -84,5 +89,5 @@ export const dspDisconnectLocation = defineOperation({
   description:
     'The platform calls this when a merchant disconnects a store; stop sending its orders. Disconnecting a store that is not connected succeeds. Answer 400 when it cannot be disconnected.',
   request: { body: LocationConnectionRequest, example },
-  ...connectionAnswer('Disconnected.', example.location_id, false),
+  ...connectionChange('Disconnected.'),
 });

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 
-/** A location's street address as a POS or DSP reports it (US-style fields). */
+/**
+ * A location's street address as a POS or DSP reports it (US-style fields). Send every field you
+ * have; the platform normalises what it gets and does not refuse a location for a missing one.
+ */
 export const PartnerLocationAddress = z
   .object({
-    address_line_1: z.string(),
+    address_line_1: z.string().nullish(),
     address_line_2: z.string().nullish(),
-    city: z.string(),
-    state: z.string().meta({ description: 'State or region code, e.g. `CA`.' }),
-    postal_code: z.string(),
-    country: z.string().meta({ description: 'ISO 3166-1 alpha-2, e.g. `US`.' }),
+    city: z.string().nullish(),
+    state: z.string().nullish().meta({ description: 'State or region code, e.g. `CA`.' }),
+    postal_code: z.string().nullish(),
+    country: z.string().nullish().meta({ description: 'ISO 3166-1 alpha-2, e.g. `US`.' }),
   })
   .meta({ id: 'PartnerLocationAddress' });
 export type PartnerLocationAddress = z.infer<typeof PartnerLocationAddress>;
@@ -18,16 +21,22 @@ export const PosLocation = z
   .object({
     provider_id: z.string().min(1).meta({ description: 'Your id of the location.' }),
     name: z.string(),
-    address: PartnerLocationAddress,
-    timezone: z.string().meta({ description: 'IANA time zone, e.g. `America/Los_Angeles`.' }),
-    prep_time_minutes: z.number().int().nonnegative().meta({ description: 'Usual preparation time.' }),
+    address: PartnerLocationAddress.nullish(),
+    timezone: z.string().nullish().meta({ description: 'IANA time zone, e.g. `America/Los_Angeles`.' }),
+    prep_time_minutes: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullish()
+      .meta({ description: 'Usual preparation time.' }),
     connection_status: z.string().optional().meta({
       description: 'Whether the location is connected to the platform: `connected` or `disconnected`.',
     }),
   })
   .meta({
     id: 'PosLocation',
-    description: 'A location of the merchant account the access token belongs to.',
+    description:
+      'A location of the merchant account the access token belongs to. The platform needs `provider_id` and `name`; send the rest when you have it.',
   });
 export type PosLocation = z.infer<typeof PosLocation>;
 
@@ -63,10 +72,23 @@ export const LOCATIONS_OPERATION = {
   servedBy: 'partner',
 } as const;
 
-/** The answer and errors of a connection call, POS and DSP alike: whether `location_id` is connected. */
+/** The answer and errors of `GET` connection: whether `location_id` is connected. */
 export const connectionAnswer = (description: string, location_id: string, connected: boolean) => ({
   responses: {
     200: { description, schema: LocationConnection, example: { location_id, connected } },
+  },
+  errors: CONNECTION_ERRORS,
+});
+
+/**
+ * The answer and errors of a connection change (connect, disconnect), POS and DSP alike. The spec
+ * defines no body: any 2xx is success (200 with any JSON, 201, 204 with no body), 400 is refusal.
+ */
+export const connectionChange = (description: string) => ({
+  responses: {
+    200: {
+      description: `${description} Any 2xx counts as success and the platform reads no body: answer 204, or 200 with \`{location_id, connected}\` as \`GET\` does, as you like.`,
+    },
   },
   errors: CONNECTION_ERRORS,
 });
@@ -115,7 +137,7 @@ export const posConnectLocation = defineOperation({
   description:
     'The platform calls this when a merchant connects a location. From then on send its webhooks (catalog, status, in-store orders) to the platform. Answer 400 when the location cannot be connected.',
   request,
-  ...connectionAnswer('Connected.', 'loc-mission', true),
+  ...connectionChange('Connected.'),
 });
 
 export const posDisconnectLocation = defineOperation({
@@ -128,5 +150,5 @@ export const posDisconnectLocation = defineOperation({
   description:
     'The platform calls this when a merchant disconnects a location; stop sending its webhooks. Disconnecting a location that is not connected succeeds. Answer 400 when it cannot be disconnected.',
   request,
-  ...connectionAnswer('Disconnected.', 'loc-mission', false),
+  ...connectionChange('Disconnected.'),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
+import { secret } from '../../secret.ts';
 
 /**
  * The merchant OAuth flow a POS and a DSP both build (wire-notes: "OAuth between the platform and
@@ -25,36 +26,43 @@ export const AuthorizeQuery = z
 
 const clientFields = {
   client_id: z.string().min(1).meta({ description: 'The client id you issued to the platform.' }),
-  client_secret: z.string().min(1).meta({ description: 'The client secret you issued to the platform.' }),
+  client_secret: secret(
+    z.string().min(1).meta({ description: 'The client secret you issued to the platform.' }),
+  ),
 };
 
 export const AuthorizationCodeGrant = z.object({
   ...clientFields,
   grant_type: z.literal('authorization_code'),
-  code: z
-    .string()
-    .min(1)
-    .meta({ description: 'The code you added to `redirect_uri`; single use, short-lived.' }),
+  code: secret(
+    z.string().min(1).meta({ description: 'The code you added to `redirect_uri`; single use, short-lived.' }),
+  ),
 });
 
 export const RefreshTokenGrant = z.object({
   ...clientFields,
   grant_type: z.literal('refresh_token'),
-  refresh_token: z.string().min(1).meta({ description: 'A refresh token from an earlier answer.' }),
+  refresh_token: secret(z.string().min(1).meta({ description: 'A refresh token from an earlier answer.' })),
 });
 
+/**
+ * The token answer. The platform reads it liberally: it needs the two tokens and `expire_time`;
+ * `refresh_token_expire_time` and `id` are kept when sent, and unknown fields are ignored.
+ */
 export const MerchantTokens = z.object({
-  access_token: z
-    .string()
-    .min(1)
-    .meta({ description: 'Sent as `Authorization: Bearer` on every later call.' }),
-  refresh_token: z.string().min(1).meta({ description: 'Exchanged for new tokens before `expire_time`.' }),
+  access_token: secret(
+    z.string().min(1).meta({ description: 'Sent as `Authorization: Bearer` on every later call.' }),
+  ),
+  refresh_token: secret(
+    z.string().min(1).meta({ description: 'Exchanged for new tokens before `expire_time`.' }),
+  ),
   expire_time: z.number().int().meta({ description: 'When the access token expires, epoch milliseconds.' }),
   refresh_token_expire_time: z
     .number()
     .int()
+    .optional()
     .meta({ description: 'When the refresh token expires, epoch milliseconds.' }),
-  id: z.string().min(1).meta({
+  id: z.string().min(1).optional().meta({
     description: 'Your id of the merchant account that logged in; one set of tokens per login.',
   }),
 });

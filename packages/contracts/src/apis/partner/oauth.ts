@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Scope } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
+import { secret } from '../../secret.ts';
 import { ACCESS_TOKEN_MAX_SECONDS, BODY_ERRORS, EXAMPLE, REFRESH_TOKEN_SECONDS, Text } from './shared.ts';
 
 export const GRANT_TYPES = ['client_credentials', 'refresh_token'] as const;
@@ -22,7 +23,9 @@ export const OAuthTokenRequest = z
         description: '`client_credentials` for a new token, `refresh_token` to exchange a refresh token.',
       }),
     client_id: Text().min(1).max(200).meta({ description: 'Your API client id (`cli_...`).' }),
-    client_secret: z.string().min(1).max(500).meta({ description: 'Your API client secret (`sk_...`).' }),
+    client_secret: secret(
+      z.string().min(1).max(500).meta({ description: 'Your API client secret (`sk_...`).' }),
+    ),
     exp: z
       .union([z.number(), z.string()])
       .optional()
@@ -41,22 +44,24 @@ export const OAuthTokenRequest = z
     scope: z.string().optional().meta({
       description: 'RFC 6749 spelling of `scopes` (space-separated); used when `scopes` is absent.',
     }),
-    refresh_token: z.string().min(1).max(500).optional().meta({
-      description: 'Required with `grant_type=refresh_token`: the refresh token to exchange (`rt_...`).',
-    }),
+    refresh_token: secret(
+      z.string().min(1).max(500).meta({
+        description: 'Required with `grant_type=refresh_token`: the refresh token to exchange (`rt_...`).',
+      }),
+    ).optional(),
   })
   .meta({ id: 'OAuthTokenRequest', description: 'A token request of the Partner API.' });
 export type OAuthTokenRequest = z.infer<typeof OAuthTokenRequest>;
 
 export const OAuthTokenResponse = z
   .object({
-    access_token: z
-      .string()
-      .meta({ description: 'An ES256 JWT; send it as `Authorization: Bearer <access_token>`.' }),
+    access_token: secret(
+      z.string().meta({ description: 'An ES256 JWT; send it as `Authorization: Bearer <access_token>`.' }),
+    ),
     token_type: z.literal('bearer'),
-    refresh_token: z
-      .string()
-      .meta({ description: 'Single use: exchange it once at this endpoint for a new pair.' }),
+    refresh_token: secret(
+      z.string().meta({ description: 'Single use: exchange it once at this endpoint for a new pair.' }),
+    ),
     expires_in: z.int().meta({ description: 'Seconds until the access token expires.' }),
     refresh_token_expires_in: z
       .int()

@@ -139,6 +139,10 @@ export const OrgLocation = z
     provider_id: z.string().meta({ description: "The POS's id of the location." }),
     onboarding_id: ObjectId.meta({ description: 'The POS integration it was ingested through.' }),
     status: OrgLocationStatus,
+    status_reason: z.string().nullable().meta({
+      description:
+        'Why the location is where it is, when something went wrong (e.g. its disconnection at the POS gave up).',
+    }),
     address: OnboardingAddress,
     timezone: z.string().nullable(),
     dsps: z.array(OrgLocationDsp),
@@ -329,6 +333,7 @@ export const listOrgLocations = defineOperation({
             provider_id: 'loc-mission',
             onboarding_id: ex.onboardingId,
             status: 'active',
+            status_reason: null,
             address: exampleAddress,
             timezone: 'America/Los_Angeles',
             dsps: [

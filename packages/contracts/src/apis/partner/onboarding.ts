@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
+import { secret } from '../../secret.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, statusEnum } from './shared.ts';
 
 /**
@@ -74,9 +75,11 @@ export const CreateIntegrationRequest = z
 
 export const ConnectIntegrationRequest = z
   .object({
-    code: z.string().min(1).max(2048).meta({
-      description: 'The authorization code the POS or DSP gave the merchant (headless onboarding).',
-    }),
+    code: secret(
+      z.string().min(1).max(2048).meta({
+        description: 'The authorization code the POS or DSP gave the merchant (headless onboarding).',
+      }),
+    ),
   })
   .meta({ id: 'ConnectIntegration', description: 'Completes OAuth without the browser round trip.' });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email, PhoneE164 } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
+import { secret } from '../../secret.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
 
 /** How long an `sso_login_token` can be redeemed, and how long the user session it opens lasts. */
@@ -45,9 +46,9 @@ export const GenerateSessionRequest = z
 
 export const GenerateSessionResponse = z
   .object({
-    sso_login_token: z
-      .string()
-      .meta({ description: 'Single use; redeem it with `POST /white-label/sso/redeem`.' }),
+    sso_login_token: secret(
+      z.string().meta({ description: 'Single use; redeem it with `POST /white-label/sso/redeem`.' }),
+    ),
     expires_at: z.iso
       .datetime()
       .meta({ description: 'After this instant the token is refused (`sso_token_expired`).' }),
@@ -116,13 +117,15 @@ export const SsoUser = z
   .meta({ id: 'SsoUser' });
 
 export const RedeemSsoTokenRequest = z
-  .object({ sso_login_token: z.string().min(1).max(200) })
+  .object({ sso_login_token: secret(z.string().min(1).max(200)) })
   .meta({ id: 'RedeemSsoTokenRequest' });
 
 export const RedeemSsoTokenResponse = z
   .object({
     session: z.object({
-      session_token: z.string().meta({ description: 'Opaque; stored by the platform only as a hash.' }),
+      session_token: secret(
+        z.string().meta({ description: 'Opaque; stored by the platform only as a hash.' }),
+      ),
       expires_at: z.iso.datetime(),
     }),
     user: SsoUser,

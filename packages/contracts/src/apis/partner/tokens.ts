@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Scope } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
+import { secret } from '../../secret.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id, Text } from './shared.ts';
 
 const TokenName = Text().trim().min(1).max(100).meta({ description: 'A name to recognise the token by.' });
@@ -42,9 +43,11 @@ export const PartnerTokenEnvelope = z.object({ token: PartnerToken }).meta({ id:
 export const CreatedPartnerToken = z
   .object({
     token: PartnerToken,
-    secret: z.string().meta({
-      description: 'The `client_secret` of the token (`sk_...`). Shown in this answer only: store it now.',
-    }),
+    secret: secret(
+      z.string().meta({
+        description: 'The `client_secret` of the token (`sk_...`). Shown in this answer only: store it now.',
+      }),
+    ),
   })
   .meta({ id: 'CreatedPartnerToken' });
 export const RevokedPartnerToken = z

@@ -1,0 +1,318 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../test/http.ts';
+import {
+  createOrg,
+  orgLocations,
+  partnerToken,
+  query,
+  startOnboardingWorld,
+  waitFor,
+  waitForLocation,
+  type OnboardingWorld,
+} from './testing.ts';
+
+/**
+ * The onboarding journey against a POS and a DSP written from the spec, independently of the
+ * sandbox: plain node:http servers that answer the connection calls the ways the spec allows
+ * (200 `{}`, 201 with fields of their own, 204 with no body), that fail once with 503, and whose
+ * token endpoint can answer garbage.
+ */
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+interface FakePartner {
+  url: string;
+  seen: Seen[];
+  /** `ok`: tokens; `garbage`: 200 with a body that has no tokens. */
+  tokenMode: 'ok' | 'garbage';
+  /** `expire_time` of the tokens it issues, relative to now (negative: already expired). */
+  tokenLifetimeMs: number;
+  server: Server;
+}
+
+let issued = 0;
+
+async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
+  const p: FakePartner = { url: '', seen: [], tokenMode: 'ok', tokenLifetimeMs: 3_600_000, server: null! };
+  const failedOnce = new Set<string>();
+  p.server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      p.seen.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, body });
+      const json = (status: number, value: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(value));
+      };
+      if (url.pathname === `/stream-${type}/v1/token`) {
+        if (p.tokenMode === 'garbage') return json(200, { hello: 'world', access_token: 42 });
+        const n = ++issued;
+        // Only what the platform needs: no refresh_token_expire_time, no id.
+        return json(type === 'pos' ? 201 : 200, {
+          access_token: `fake_at_${n}`,
+          refresh_token: `fake_rt_${n}`,
+          expire_time: Date.now() + p.tokenLifetimeMs,
+        });
+      }
+      if (url.pathname === `/stream-${type}/v1/locations`) {
+        // Only provider_id and name: no address, time zone or preparation time.
+        return json(200, {
+          locations: ['200', '201', '204', '503', 'refresh'].map((s) => ({
+            provider_id: `${type}-${s}`,
+            name: `${type} ${s}`,
+          })),
+        });
+      }
+      if (
+        url.pathname ===
+        (type === 'pos' ? '/stream-pos/v1/location/connection' : '/stream-dsp/v1/locations/connection')
+      ) {
+        const id = (JSON.parse(body || '{}') as { location_id?: string }).location_id ?? '';
+        if (id.endsWith('-503') && !failedOnce.has(id)) {
+          failedOnce.add(id);
+          return json(503, { error: 'busy' });
+        }
+        if (id.endsWith('-201')) return json(201, { ok: true, connection: { id: 'c-1', at: Date.now() } });
+        if (id.endsWith('-204')) {
+          res.writeHead(204);
+          return res.end();
+        }
+        return json(200, {});
+      }
+      json(404, { error: 'not found' });
+    });
+  });
+  await new Promise<void>((resolve) => p.server.listen(0, '127.0.0.1', resolve));
+  p.url = `http://127.0.0.1:${(p.server.address() as AddressInfo).port}`;
+  return p;
+}
+
+let world: OnboardingWorld;
+let token: string;
+let pos: FakePartner;
+let dsp: FakePartner;
+const slugs = { pos: `indie-pos-${Date.now()}`, dsp: `indie-dsp-${Date.now()}` };
+
+beforeAll(async () => {
+  world = await startOnboardingWorld();
+  ({ token } = await partnerToken(world));
+  pos = await fakePartner('pos');
+  dsp = await fakePartner('dsp');
+  for (const [type, p] of [
+    ['pos', pos],
+    ['dsp', dsp],
+  ] as const) {
+    await world.platform.partner({
+      kind: type,
+      slug: slugs[type],
+      name: `Independent ${type}`,
+      baseUrl: p.url,
+      oauthClientId: `platform-at-${type}`,
+      oauthClientSecret: `cs_${type}_independent`,
+    });
+  }
+});
+afterAll(async () => {
+  await world?.stop();
+  for (const p of [pos, dsp]) await new Promise((r) => p?.server.close(r));
+});
+
+async function connect(orgId: string, type: 'pos' | 'dsp', code = 'any-code') {
+  const created = await call('POST', `${world.url}/onboarding/integrations`, {
+    token,
+    body: { org_id: orgId, source: slugs[type], type, return_url: 'https://partner.example/done' },
+  });
+  expect(created.status, created.text).toBe(201);
+  const id = created.body.onboarding._id as string;
+  const res = await call('PUT', `${world.url}/onboarding/integrations/${id}`, { token, body: { code } });
+  return { id, res };
+}
+
+describe('partners written from the spec, not the sandbox', () => {
+  it('binds to APPROVED when the connection calls answer 200 {}, 201 with extra fields or 204 with no body', async () => {
+    const orgId = await createOrg(world, token);
+    const posInt = await connect(orgId, 'pos');
+    expect(posInt.res.status, posInt.res.text).toBe(200);
+    const dspInt = await connect(orgId, 'dsp');
+    expect(dspInt.res.status, dspInt.res.text).toBe(200);
+
+    const ingested = await call('POST', `${world.url}/onboarding/locations/ingest`, {
+      token,
+      body: {
+        onboarding_id: posInt.id,
+        locations: ['200', '201', '204'].map((s) => ({ provider_id: `pos-${s}` })),
+      },
+    });
+    expect(ingested.status, ingested.text).toBe(200);
+    const locations = ingested.body.locations as { _id: string; provider_id: string }[];
+    const bound = await call('POST', `${world.url}/onboarding/locations/bind`, {
+      token,
+      body: {
+        onboarding_id: dspInt.id,
+        locations: locations.map((l) => ({
+          pos_location_id: l._id,
+          dsp_provider_id: l.provider_id.replace('pos-', 'dsp-'),
+          dsp_store_name: `Store ${l.provider_id}`,
+        })),
+      },
+    });
+    expect(bound.status, bound.text).toBe(200);
+
+    for (const l of locations) {
+      const seen = await waitForLocation(
+        world,
+        token,
+        orgId,
+        l._id,
+        (x) => x.dsps[0]?.status === 'APPROVED',
+        `${l.provider_id} APPROVED`,
+      );
+      expect(seen.status).toBe('active');
+    }
+    // Each connection call was made once: a 2xx is success at the first attempt.
+    for (const [p, path] of [
+      [pos, '/stream-pos/v1/location/connection'],
+      [dsp, '/stream-dsp/v1/locations/connection'],
+    ] as const) {
+      expect(p.seen.filter((s) => s.path === path).length).toBe(3);
+    }
+  });
+
+  it('sends the same Idempotency-Key, the job id, on every attempt of a job', async () => {
+    const orgId = await createOrg(world, token);
+    const posInt = await connect(orgId, 'pos');
+    const dspInt = await connect(orgId, 'dsp');
+    const ingested = await call('POST', `${world.url}/onboarding/locations/ingest`, {
+      token,
+      body: { onboarding_id: posInt.id, locations: [{ provider_id: 'pos-503' }] },
+    });
+    const [location] = ingested.body.locations as { _id: string }[];
+    const bound = await call('POST', `${world.url}/onboarding/locations/bind`, {
+      token,
+      body: {
+        onboarding_id: dspInt.id,
+        locations: [{ pos_location_id: location!._id, dsp_provider_id: 'dsp-503', dsp_store_name: 'S' }],
+      },
+    });
+    expect(bound.status, bound.text).toBe(200);
+    await waitForLocation(
+      world,
+      token,
+      orgId,
+      location!._id,
+      (x) => x.dsps[0]?.status === 'APPROVED',
+      'APPROVED',
+    );
+
+    const bindingId = bound.body.locations[0]._id as string;
+    const jobs = await query<{ id: string; side: string }>(
+      world,
+      sql`select id, payload->>'side' as side from jobs where kind = 'onboarding.connect' and payload->>'binding_id' = ${bindingId}`,
+    );
+    expect(jobs).toHaveLength(2);
+    for (const [p, side, path] of [
+      [pos, 'pos', '/stream-pos/v1/location/connection'],
+      [dsp, 'dsp', '/stream-dsp/v1/locations/connection'],
+    ] as const) {
+      const attempts = p.seen.filter((s) => s.path === path && s.body.includes('-503'));
+      expect(attempts).toHaveLength(2); // 503, then accepted
+      const keys = attempts.map((a) => a.headers['idempotency-key']);
+      expect(keys[0]).toBe(jobs.find((j) => j.side === side)!.id);
+      expect(keys[1]).toBe(keys[0]);
+    }
+    // Token exchanges carry none: an OAuth answer must never come from an idempotency cache.
+    expect(
+      pos.seen.filter((s) => s.path === '/stream-pos/v1/token').every((s) => !s.headers['idempotency-key']),
+    ).toBe(true);
+  });
+
+  it('fails a code exchange answered 200 with garbage at once, with the reason on the integration and in the log', async () => {
+    const orgId = await createOrg(world, token);
+    pos.tokenMode = 'garbage';
+    try {
+      const { id, res } = await connect(orgId, 'pos');
+      expect(res.status, res.text).toBe(502);
+      expect(res.body.error.code).toBe('partner_unreachable');
+      expect(res.body.error.message).toMatch(/access_token/);
+      const got = await call('GET', `${world.url}/onboarding/integrations/${id}`, { token });
+      expect(got.body.onboarding.status).toBe('pending');
+      expect(got.body.onboarding.status_reason).toMatch(/no usable tokens.*access_token/);
+    } finally {
+      pos.tokenMode = 'ok';
+    }
+    const [attempt] = await query<{ error: string | null; response_status: number; finished_at: unknown }>(
+      world,
+      sql`select error, response_status, finished_at from delivery_attempts where url = ${`${pos.url}/stream-pos/v1/token`} and error is not null order by created_at desc limit 1`,
+    );
+    expect(attempt?.response_status).toBe(200);
+    expect(attempt?.error).toMatch(/^unusable answer: .*access_token/);
+    expect(attempt?.finished_at).not.toBeNull();
+  });
+
+  it('fails a connection job at once when the token refresh answers garbage, with the reason on the binding', async () => {
+    const orgId = await createOrg(world, token);
+    // Tokens that are always due for a refresh: every call as the merchant refreshes first.
+    pos.tokenLifetimeMs = -1_000;
+    try {
+      const posInt = await connect(orgId, 'pos');
+      expect(posInt.res.status, posInt.res.text).toBe(200);
+      const dspInt = await connect(orgId, 'dsp');
+      const ingested = await call('POST', `${world.url}/onboarding/locations/ingest`, {
+        token,
+        body: { onboarding_id: posInt.id, locations: [{ provider_id: 'pos-refresh' }] },
+      });
+      expect(ingested.status, ingested.text).toBe(200);
+      const [location] = ingested.body.locations as { _id: string }[];
+      pos.tokenMode = 'garbage';
+      const bound = await call('POST', `${world.url}/onboarding/locations/bind`, {
+        token,
+        body: {
+          onboarding_id: dspInt.id,
+          locations: [
+            { pos_location_id: location!._id, dsp_provider_id: 'dsp-refresh', dsp_store_name: 'S' },
+          ],
+        },
+      });
+      expect(bound.status, bound.text).toBe(200);
+      const seen = await waitForLocation(
+        world,
+        token,
+        orgId,
+        location!._id,
+        (x) => x.dsps[0]?.status === 'needs_reconnection',
+        'needs_reconnection',
+      );
+      expect(seen.dsps[0]!.reason).toMatch(/no usable tokens.*access_token/);
+      const bindingId = bound.body.locations[0]._id as string;
+      const job = await waitFor(async () => {
+        const rows = await query<{ status: string; attempts: number }>(
+          world,
+          sql`select status, attempts from jobs where kind = 'onboarding.connect' and payload->>'binding_id' = ${bindingId} and payload->>'side' = 'pos'`,
+        );
+        return rows[0]?.status === 'dead' ? rows[0] : undefined;
+      });
+      expect(job!.attempts).toBe(1); // permanent at once, not retried
+      const got = await call('GET', `${world.url}/onboarding/integrations/${posInt.id}`, { token });
+      expect(got.body.onboarding.status).toBe('needs_reconnection');
+      expect(got.body.onboarding.status_reason).toMatch(/no usable tokens/);
+      const logged = await query<{ error: string }>(
+        world,
+        sql`select error from delivery_attempts where url = ${`${pos.url}/stream-pos/v1/token`} and error like 'unusable answer:%'`,
+      );
+      expect(logged.length).toBeGreaterThan(0);
+    } finally {
+      pos.tokenMode = 'ok';
+      pos.tokenLifetimeMs = 3_600_000;
+    }
+    expect((await orgLocations(world, token, orgId))[0]!.status).toBe('pending');
+  });
+});
