@@ -244,10 +244,11 @@ export async function deliver(ctx: Db, req: DeliveryRequest): Promise<DeliveryRe
     ...req.headers,
     ...(req.sign && body !== undefined ? signedHeaders(req.sign.secret, body, req.sign.header) : {}),
   };
+  const rowId = await recordStart(ctx, req, body);
+  // The timeout counts from here: writing the log row is not the partner's time.
   const timeout = AbortSignal.timeout(timeoutMs);
   const stops = [req.signal, req.job?.signal].filter((s): s is AbortSignal => s !== undefined);
   const signal = stops.length ? AbortSignal.any([timeout, ...stops]) : timeout;
-  const rowId = await recordStart(ctx, req, body);
   const started = performance.now();
   let status: number | undefined;
   let text: string | undefined;

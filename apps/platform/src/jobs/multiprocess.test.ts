@@ -163,13 +163,16 @@ describe.skipIf(!onPostgres)('outbox workers in separate processes', () => {
       // The partner keeps the first delivery of each job and drops repeats, as the Idempotency-Key
       // (one per job) lets a real partner do; a repeat can only be the call a killed process had in flight.
       const firstSeen: { key: string; n: number }[] = [];
-      const seen = new Set<string>();
+      const seen = new Map<string, unknown>(); // job id -> its Idempotency-Key
       let repeats = 0;
       const server = await startPartnerServer((req) => {
         const { job, key, n } = JSON.parse(req.body.toString()) as { job: string; key: string; n: number };
-        if (seen.has(job)) repeats++;
-        else {
-          seen.add(job);
+        const idempotencyKey = req.headers['idempotency-key'];
+        if (seen.has(job)) {
+          repeats++;
+          expect(idempotencyKey).toBe(seen.get(job)); // what lets the partner drop it
+        } else {
+          seen.set(job, idempotencyKey);
           firstSeen.push({ key, n });
         }
         // A little latency, so jobs are in flight when the kill comes.
@@ -199,6 +202,7 @@ describe.skipIf(!onPostgres)('outbox workers in separate processes', () => {
           expect(order, key).toEqual(Array.from({ length: 50 }, (_, n) => n));
         }
         expect(repeats).toBeLessThanOrEqual(8); // at most the victim's jobs in flight
+        expect(new Set(seen.values()).size).toBe(1000); // one key per job
         expect(await count(and(isNotNull(jobs.orderingKey), eq(jobs.status, 'succeeded')))).toBe(1000);
       } finally {
         await server.close();
