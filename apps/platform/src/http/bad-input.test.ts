@@ -218,6 +218,8 @@ describe('routes without a body', () => {
   });
 
   it('GET /.well-known/jwks.json ignores a query string', async () => {
-    expect((await call('GET', `${platform.url}/.well-known/jwks.json?x=%ZZ`)).status).toBeLessThan(500);
+    const res = await call('GET', `${platform.url}/.well-known/jwks.json?x=%ZZ`);
+    expect(res.status).toBe(200);
+    expect(res.body.keys.length).toBeGreaterThan(0);
   });
 });
