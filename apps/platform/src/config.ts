@@ -21,7 +21,17 @@ export interface Config {
   bodyLimit: number;
   /** Mount the sandbox partners under /sandbox and register them on first start. */
   sandbox: boolean;
-  worker: { pollMs: number; leaseMs: number; concurrency: number };
+  worker: {
+    pollMs: number;
+    leaseMs: number;
+    concurrency: number;
+    /** At most this many of one partner's jobs at a time per worker (default 4). */
+    partnerConcurrency?: number;
+    /** On stop, how long jobs in flight may finish before they are handed back (default 10 s). */
+    drainMs?: number;
+  };
+  /** Finished jobs and delivery attempts older than `days` are pruned every `intervalMs`; 0 days keeps all. */
+  retention?: { days: number; intervalMs?: number };
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +82,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: int(env, 'WORKER_POLL_MS', 250),
       leaseMs: int(env, 'WORKER_LEASE_MS', 30_000),
       concurrency: int(env, 'WORKER_CONCURRENCY', 8),
+      partnerConcurrency: Math.max(1, int(env, 'WORKER_PARTNER_CONCURRENCY', 4)),
+      drainMs: int(env, 'WORKER_DRAIN_MS', 10_000),
     },
+    retention: { days: int(env, 'JOB_RETENTION_DAYS', 30) },
   };
 }

@@ -15,7 +15,10 @@ import { onboarding } from './onboarding/index.ts';
 import { whiteLabel } from './white-label/index.ts';
 import { billing } from './billing/index.ts';
 import { registerWebhookSignatures } from './webhooks/signature.ts';
-import { startWorker, type Worker } from './jobs/worker.ts';
+import { checkJobKinds, startWorker, type Worker } from './jobs/worker.ts';
+import type { AnyJobKind } from './jobs/kinds.ts';
+import { startPruner } from './jobs/retention.ts';
+import { JOB_KINDS } from './job-kinds.ts';
 import { registerAdmin } from './admin/index.ts';
 import { mountSandbox } from './sandbox-mount.ts';
 import { ensureSandboxPartners } from './sandbox-bootstrap.ts';
@@ -74,6 +77,8 @@ export async function startPlatform(
     database?: Database;
     logger?: Logger;
     register?: (app: FastifyInstance) => void | Promise<void>;
+    /** Job kinds run besides `JOB_KINDS` (tests and benchmarks define their own). */
+    jobKinds?: readonly AnyJobKind[];
   } = {},
 ): Promise<RunningPlatform> {
   const logger = opts.logger ?? createLogger(config);
@@ -90,7 +95,10 @@ export async function startPlatform(
     app.ctx.config.publicUrl ||= `http://localhost:${port}`;
     // PORT=0: the sandbox partners' base URLs could only be written now that the port is known.
     if (config.sandbox && !publicUrlKnown) await ensureSandboxPartners(app.ctx);
-    const worker = startWorker(app.ctx);
+    const kinds = [...JOB_KINDS, ...(opts.jobKinds ?? [])];
+    await checkJobKinds(database.db, kinds);
+    const worker = startWorker(app.ctx, { kinds });
+    const pruner = startPruner(app.ctx, worker.id);
     await app.ready();
     let stopping: Promise<void> | undefined;
     return {
@@ -100,7 +108,7 @@ export async function startPlatform(
       stop: () =>
         (stopping ??= (async () => {
           await app.close();
-          await worker.stop();
+          await Promise.all([worker.stop(), pruner.stop()]);
           if (!opts.database) await database.close();
         })()),
     };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig, type Config } from '../src/config.ts';
+import type { AnyJobKind } from '../src/jobs/kinds.ts';
 import { startPlatform, type RunningPlatform } from '../src/server.ts';
 import { createPartner, type CreatePartnerInput } from '../src/partners/service.ts';
 import { testDatabase } from './db.ts';
@@ -22,7 +23,11 @@ export interface TestPlatform extends RunningPlatform {
 export async function startTestPlatform(
   overrides: Partial<Config> = {},
   /** `register` adds test-only routes before the server listens. */
-  hooks: { register?: (app: FastifyInstance) => void | Promise<void> } = {},
+  hooks: {
+    register?: (app: FastifyInstance) => void | Promise<void>;
+    /** Test job kinds the worker runs besides the platform's. */
+    jobKinds?: readonly AnyJobKind[];
+  } = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stream-platform-'));
   const base = loadConfig({ DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(32).toString('base64') });
@@ -43,6 +48,7 @@ export async function startTestPlatform(
     database,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     register: hooks.register,
+    jobKinds: hooks.jobKinds,
   });
   let n = 0;
   return {

@@ -21,6 +21,11 @@ export interface Database {
   driver: 'pglite' | 'postgres';
   /** The server's URL, for work that needs a connection of its own (migrations, LISTEN). */
   url?: string;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` (delivered when the notifying
+   * transaction commits). Answers the function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -36,10 +41,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     pool.on('error', () => {}); // a dropped idle connection is replaced on next use
+    const url = opts.databaseUrl;
     return {
       db: drizzlePg(pool, { schema }) as unknown as Db,
       driver: 'postgres',
-      url: opts.databaseUrl,
+      url,
+      listen: (channel, onNotify) => listenPg(url, channel, onNotify),
       close: () => pool.end(),
     };
   }
@@ -48,6 +55,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return {
       db: drizzlePglite(client, { schema }) as unknown as Db,
       driver: 'pglite',
+      listen: (channel, onNotify) => client.listen(channel, onNotify),
       close: () => client.close(),
     };
   }
@@ -58,6 +66,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return {
       db: drizzlePglite(client, { schema }) as unknown as Db,
       driver: 'pglite',
+      listen: (channel, onNotify) => client.listen(channel, onNotify),
       close: async () => {
         await client.close();
         release();
@@ -67,4 +76,44 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     release();
     throw err;
   }
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other queries). A dropped
+ * connection is re-opened after a second; notifications sent meanwhile are lost, which is why the
+ * outbox also polls.
+ */
+async function listenPg(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const reconnect = () => {
+    if (!stopped) retry = setTimeout(() => void connect().catch(reconnect), 1_000);
+  };
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (msg) => {
+      if (msg.channel === channel) onNotify(msg.payload ?? '');
+    });
+    c.on('error', () => {
+      if (client !== c || stopped) return;
+      client = undefined;
+      void c.end().catch(() => {});
+      reconnect();
+    });
+    await c.connect();
+    await c.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    if (stopped) return void (await c.end());
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
 }

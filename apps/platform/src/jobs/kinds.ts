@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/client.ts';
 import type { Backoff } from './backoff.ts';
@@ -11,7 +12,13 @@ export interface Job<P = unknown> {
   attempt: number;
   maxAttempts: number;
   partnerId: string | null;
+  orderingKey: string | null;
   deadlineAt: Date;
+  /**
+   * Fires when this worker lost the job's lease (another worker may run it now) or the process is
+   * draining past its grace period. Pass it to every call the handler makes (`deliver` takes it).
+   */
+  signal: AbortSignal;
 }
 
 /** A job that reached `dead`, with the error of its last attempt. */
@@ -20,6 +27,8 @@ export type DeadJob<P = unknown> = Job<P> & { error: string };
 export interface JobKind<P = unknown, R = unknown> {
   /** Dotted name stored in `jobs.kind`, e.g. `partner.http`. */
   kind: string;
+  /** The payload's shape: checked when the job is enqueued and again when it runs. */
+  payload: z.ZodType<P>;
   /** Attempts before the job goes dead (the first attempt counts). */
   maxAttempts: number;
   /** From the job's run_at at enqueue: past this no new attempt starts and the job goes dead. */
@@ -27,7 +36,8 @@ export interface JobKind<P = unknown, R = unknown> {
   backoff: Backoff;
   /**
    * Does the work (typically one partner call via `deliver`). Throwing retries with backoff;
-   * `PermanentJobError` goes straight to dead. Keep its total time well under the worker lease.
+   * `PermanentJobError` goes straight to dead. The lease is renewed while it runs; `job.signal`
+   * fires if it is lost.
    */
   handle(job: Job<P>, ctx: AppContext): Promise<R>;
   /** Runs in the transaction that marks the job succeeded (record what the partner answered). */
@@ -36,27 +46,29 @@ export interface JobKind<P = unknown, R = unknown> {
   onDead?(tx: Tx, job: DeadJob<P>, ctx: AppContext): Promise<void>;
 }
 
+// Kinds of any payload and result, as lists of them hold.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyJobKind = JobKind<any, any>;
+
 /** Thrown by a handler when retrying cannot help (the partner was deleted, a 4xx that means "never"). */
 export class PermanentJobError extends Error {}
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const registry = new Map<string, JobKind<any, any>>();
-
 /**
- * Registers a job kind when its module is imported. Every process that runs a worker imports the
- * same modules, so each knows the same kinds; a worker claims only kinds it knows.
+ * Declares a job kind. Declaring registers nothing: the worker runs exactly the kinds it is handed
+ * (`JOB_KINDS` in `job-kinds.ts` for the platform), so a kind left out is refused at start instead of
+ * waiting unclaimed for ever.
  */
 export function defineJobKind<P, R = unknown>(def: JobKind<P, R>): JobKind<P, R> {
-  if (registry.has(def.kind)) throw new Error(`Job kind ${def.kind} is defined twice`);
   if (def.maxAttempts < 1) throw new Error(`Job kind ${def.kind}: maxAttempts must be at least 1`);
-  registry.set(def.kind, def);
   return def;
 }
 
-export function jobKind(kind: string): JobKind | undefined {
-  return registry.get(kind);
-}
-
-export function jobKindNames(): string[] {
-  return [...registry.keys()];
+/** The kinds by name; two kinds with one name are a programming error, caught at start. */
+export function kindMap(kinds: readonly AnyJobKind[]): Map<string, AnyJobKind> {
+  const map = new Map<string, AnyJobKind>();
+  for (const k of kinds) {
+    if (map.has(k.kind) && map.get(k.kind) !== k) throw new Error(`Job kind ${k.kind} is defined twice`);
+    map.set(k.kind, k);
+  }
+  return map;
 }

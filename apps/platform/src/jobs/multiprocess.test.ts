@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, testDatabase } from '../../test/db.ts';
 import type { Database } from '../db/client.ts';
@@ -127,6 +127,80 @@ describe.skipIf(!onPostgres)('outbox workers in separate processes', () => {
         expect(server.received.map((r) => r.headers['x-worker'])).toEqual(['doomed', 'survivor']);
       } finally {
         server.release();
+        await server.close();
+      }
+    },
+  );
+  it(
+    'a handler slower than the lease is never run twice at once, across processes',
+    { timeout: 60_000 },
+    async () => {
+      const server = await startPartnerServer(() => 'hang');
+      try {
+        const [one, two] = await Promise.all([spawnWorker('slow-1', 1_000), spawnWorker('slow-2', 1_000)]);
+        const id = await enqueue(database.db, { kind: postJob, payload: { url: server.url } });
+        await waitFor(() => server.received.length === 1, 20_000, 'a worker to start the job');
+        // Four leases long: the holder's heartbeat keeps the other process off the job.
+        await new Promise((r) => setTimeout(r, 4_000));
+        server.release({ status: 200, body: 'ok' });
+        const [row] = await waitFor(async () => {
+          const rows = await database.db.select().from(jobs).where(eq(jobs.id, id));
+          return rows[0]!.status === 'succeeded' ? rows : undefined;
+        });
+        await Promise.all([stopWorker(one!), stopWorker(two!)]);
+        expect(server.received).toHaveLength(1);
+        expect(row).toMatchObject({ attempts: 1, lockedBy: server.received[0]!.headers['x-worker'] });
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it(
+    '1,000 jobs over 20 ordering keys arrive in per-key order, none lost or doubled, while a process is SIGKILLed',
+    { timeout: 120_000 },
+    async () => {
+      // The partner keeps the first delivery of each job and drops repeats, as the Idempotency-Key
+      // (one per job) lets a real partner do; a repeat can only be the call a killed process had in flight.
+      const firstSeen: { key: string; n: number }[] = [];
+      const seen = new Set<string>();
+      let repeats = 0;
+      const server = await startPartnerServer((req) => {
+        const { job, key, n } = JSON.parse(req.body.toString()) as { job: string; key: string; n: number };
+        if (seen.has(job)) repeats++;
+        else {
+          seen.add(job);
+          firstSeen.push({ key, n });
+        }
+        // A little latency, so jobs are in flight when the kill comes.
+        return new Promise((r) => setTimeout(() => r({ status: 200, body: 'ok' }), 2));
+      });
+      try {
+        const [victim, survivor] = await Promise.all([
+          spawnWorker('victim', 1_000),
+          spawnWorker('survivor', 1_000),
+        ]);
+        const keys = Array.from({ length: 20 }, (_, k) => `order-${k}`);
+        for (let n = 0; n < 50; n++) {
+          await Promise.all(
+            keys.map((key) =>
+              enqueue(database.db, { kind: postJob, payload: { url: server.url, key, n }, orderingKey: key }),
+            ),
+          );
+        }
+        await waitFor(() => seen.size >= 300, 60_000, 'a third of the jobs to arrive');
+        victim!.kill('SIGKILL');
+        await once(victim!, 'exit');
+        await waitFor(() => seen.size === 1000, 90_000, 'every job to arrive');
+        await stopWorker(survivor!);
+
+        for (const key of keys) {
+          const order = firstSeen.filter((e) => e.key === key).map((e) => e.n);
+          expect(order, key).toEqual(Array.from({ length: 50 }, (_, n) => n));
+        }
+        expect(repeats).toBeLessThanOrEqual(8); // at most the victim's jobs in flight
+        expect(await count(and(isNotNull(jobs.orderingKey), eq(jobs.status, 'succeeded')))).toBe(1000);
+      } finally {
         await server.close();
       }
     },

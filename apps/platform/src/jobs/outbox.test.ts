@@ -2,27 +2,28 @@ import { createHmac } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { testDatabase } from '../../test/db.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { deliveryAttempts, jobs } from '../db/schema/index.ts';
 import { deliver } from './http-client.ts';
-import { defineJobKind, PermanentJobError } from './kinds.ts';
-import { enqueue } from './outbox.ts';
-import { enqueuePartnerCall, registerDeadHook } from './partner-http.ts';
+import { defineJobKind, PermanentJobError, type AnyJobKind } from './kinds.ts';
+import { enqueue, InvalidJobPayloadError } from './outbox.ts';
+import { definePartnerCallKind, enqueuePartnerCall } from './partner-http.ts';
 import { startPartnerServer, waitFor, type PartnerServer } from './testing.ts';
 import { startWorker } from './worker.ts';
 
-interface CallPayload {
-  url: string;
-  timeoutMs?: number;
-}
+const CallPayload = z.object({ url: z.string(), timeoutMs: z.number().optional() });
+type CallPayload = z.infer<typeof CallPayload>;
+const NotifyPayload = z.object({ url: z.string(), failed: z.string(), error: z.string() });
 
 /** A test kind: one POST to `payload.url` through the delivery client. */
 function callKind(kind: string, limits: { maxAttempts: number; deadlineMs?: number; baseMs?: number }) {
   return defineJobKind<CallPayload>({
     kind,
+    payload: CallPayload,
     maxAttempts: limits.maxAttempts,
     deadlineMs: limits.deadlineMs ?? 60_000,
     backoff: { baseMs: limits.baseMs ?? 20, maxMs: 2_000 },
@@ -38,14 +39,15 @@ function callKind(kind: string, limits: { maxAttempts: number; deadlineMs?: numb
     // Telling someone that the job failed is itself a job, written in the dead transition's transaction.
     onDead: (tx, job) =>
       enqueue(tx, {
-        kind: 'test.notify',
+        kind: notify,
         payload: { url: job.payload.url, failed: job.id, error: job.error },
       }).then(() => {}),
   });
 }
 
-const notify = defineJobKind<{ url: string; failed: string; error: string }>({
+const notify = defineJobKind<z.infer<typeof NotifyPayload>>({
   kind: 'test.notify',
+  payload: NotifyPayload,
   maxAttempts: 5,
   deadlineMs: 60_000,
   backoff: { baseMs: 20, maxMs: 200 },
@@ -59,6 +61,7 @@ const shortLived = callKind('test.short-lived', { maxAttempts: 100, deadlineMs: 
 const once = callKind('test.once', { maxAttempts: 1 });
 const permanent = defineJobKind({
   kind: 'test.permanent',
+  payload: z.object({}),
   maxAttempts: 5,
   deadlineMs: 60_000,
   backoff: { baseMs: 20, maxMs: 200 },
@@ -66,6 +69,20 @@ const permanent = defineJobKind({
     throw new PermanentJobError('the order no longer exists');
   },
 });
+
+/** A partner call kind whose onDead tells someone (as "tell the DSP the order failed" will). */
+let deadCalls: string[] = [];
+const orderFailed = definePartnerCallKind({
+  kind: 'test.order-failed',
+  onDead: async (tx, job) => {
+    deadCalls.push(job.error);
+    await enqueue(tx, {
+      kind: notify,
+      payload: { url: `${server.url}/hook`, failed: job.id, error: job.error },
+    });
+  },
+});
+const TEST_KINDS: AnyJobKind[] = [notify, flaky, doomed, shortLived, once, permanent];
 
 let platform: TestPlatform;
 let server: PartnerServer;
@@ -82,7 +99,7 @@ beforeAll(async () => {
     if (fail === -1) return { status: 500, body: 'always broken' };
     return seen <= fail ? { status: 503, body: `busy ${seen}` } : { status: 200, body: '{"ok":true}' };
   });
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, { jobKinds: [...TEST_KINDS, orderFailed] });
 });
 afterAll(async () => {
   server?.release();
@@ -211,6 +228,17 @@ describe('outbox', () => {
     expect(job.finishedAt!.getTime()).toBeLessThanOrEqual(job.deadlineAt.getTime() + 1000);
   });
 
+  it("refuses a payload that does not match its kind's schema, writing nothing", async () => {
+    const before = await platform.app.ctx.db.select().from(jobs);
+    await expect(
+      enqueue(platform.app.ctx.db, { kind: flaky, payload: { url: 42 } as unknown as CallPayload }),
+    ).rejects.toThrow(InvalidJobPayloadError);
+    await expect(enqueue(platform.app.ctx.db, { kind: flaky, payload: {} as CallPayload })).rejects.toThrow(
+      /test\.flaky: the payload does not match its schema \(url:/,
+    );
+    expect(await platform.app.ctx.db.select().from(jobs)).toHaveLength(before.length);
+  });
+
   it('goes dead at once on a PermanentJobError', async () => {
     const id = await enqueue(platform.app.ctx.db, { kind: permanent, payload: {} });
     expect(await settled(id)).toMatchObject({
@@ -262,15 +290,9 @@ describe('partner.http', () => {
     expect(attempt).toMatchObject({ partnerId: partner.partner_id, responseStatus: 200 });
   });
 
-  it('runs the named dead hook when the call is given up', async () => {
+  it("runs its kind's onDead when the call is given up", async () => {
     const seen: string[] = [];
-    registerDeadHook('test.order-failed', async (tx, job) => {
-      seen.push(job.error);
-      await enqueue(tx, {
-        kind: notify,
-        payload: { url: `${server.url}/hook`, failed: job.id, error: job.error },
-      });
-    });
+    deadCalls = seen;
     failures.set('/refuses', -1);
     const partner = await platform.partner({ kind: 'dsp' });
     const id = await enqueuePartnerCall(
@@ -280,9 +302,8 @@ describe('partner.http', () => {
         method: 'POST',
         url: `${server.url}/refuses`,
         body: { type: 'location.order.accept' },
-        on_dead: 'test.order-failed',
       },
-      { maxAttempts: 1 },
+      { maxAttempts: 1, kind: orderFailed },
     );
     expect(await settled(id)).toMatchObject({ status: 'dead', attempts: 1 });
     expect(seen).toEqual([expect.stringContaining('HTTP 500')]);
@@ -292,95 +313,106 @@ describe('partner.http', () => {
 
 describe('worker leases', () => {
   let database: Database;
-  const ctx = (leaseMs: number, concurrency: number): AppContext => ({
-    config: { ...platform.config, worker: { pollMs: 20, leaseMs, concurrency } },
+  const ctx = (leaseMs: number, concurrency: number, extra: { drainMs?: number } = {}): AppContext => ({
+    config: { ...platform.config, worker: { pollMs: 20, leaseMs, concurrency, ...extra } },
     database,
     db: database.db,
     log: pino({ level: 'silent' }),
   });
   const leased = defineJobKind<{ url: string }>({
     kind: 'test.leased',
+    payload: z.object({ url: z.string() }),
     maxAttempts: 3,
     deadlineMs: 60_000,
     backoff: { baseMs: 20, maxMs: 200 },
     handle: async (job, c) => {
-      await deliver(c, { method: 'POST', url: job.payload.url, job: { id: job.id, attempt: job.attempt } });
+      await deliver(c, { method: 'POST', url: job.payload.url, job, signal: job.signal });
     },
   });
-  let hangFirst: PartnerServer;
+  const row = async (id: string) => (await database.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+  const until = (id: string, status: string) =>
+    waitFor(async () => {
+      const r = await row(id);
+      return r.status === status ? r : undefined;
+    });
 
   beforeAll(async () => {
     // Workers of their own on a database of their own, so the platform's worker stays out of it.
     database = await testDatabase();
-    hangFirst = await startPartnerServer((_req, n) => (n === 0 ? 'hang' : { status: 200, body: 'ok' }));
   });
   afterAll(async () => {
-    hangFirst?.release();
-    await hangFirst?.close();
     await database?.close();
   });
 
-  it('hands a job whose worker stopped answering to another after the lease, and fences out the late one', async () => {
-    const a = startWorker(ctx(400, 1), { id: 'worker-a' });
-    const id = await enqueue(database.db, { kind: leased, payload: { url: hangFirst.url } });
-    await waitFor(() => hangFirst.received.length === 1, 10_000, 'worker A to start the job');
-    const b = startWorker(ctx(400, 4), { id: 'worker-b' });
-    const row = await waitFor(async () => {
-      const [r] = await database.db.select().from(jobs).where(eq(jobs.id, id));
-      return r!.status === 'succeeded' ? r : undefined;
-    });
-    expect(row).toMatchObject({ lockedBy: 'worker-b', attempts: 2 });
-
-    // Worker A's call finally answers; its outcome must not overwrite B's.
-    hangFirst.release({ status: 200, body: 'late' });
-    await Promise.all([a.stop(), b.stop()]);
-    const [after] = await database.db.select().from(jobs).where(eq(jobs.id, id));
-    expect(after).toMatchObject({ status: 'succeeded', lockedBy: 'worker-b', attempts: 2 });
-    expect(hangFirst.received).toHaveLength(2);
+  it('renews the lease while the handler runs, so a call slower than the lease is never run twice', async () => {
+    const slow = await startPartnerServer(() => 'hang');
+    try {
+      const a = startWorker(ctx(300, 1), { id: 'worker-a', kinds: [leased] });
+      const id = await enqueue(database.db, { kind: leased, payload: { url: slow.url } });
+      await waitFor(() => slow.received.length === 1, 10_000, 'worker A to start the job');
+      const b = startWorker(ctx(300, 4), { id: 'worker-b', kinds: [leased] });
+      // Five leases long: without a heartbeat B would have taken the job several times over.
+      await new Promise((r) => setTimeout(r, 1_500));
+      slow.release({ status: 200, body: 'ok' });
+      expect(await until(id, 'succeeded')).toMatchObject({ lockedBy: 'worker-a', attempts: 1 });
+      await Promise.all([a.stop(), b.stop()]);
+      expect(slow.received).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
   });
 
-  it('sends a job dead when the worker of its last attempt stops answering', async () => {
+  it("fires the handler's signal when the lease is lost, and the late worker cannot overwrite", async () => {
     const hangs = await startPartnerServer(() => 'hang');
-    const lastChance = defineJobKind<{ url: string }>({
-      ...leased,
-      kind: 'test.last-chance',
-      maxAttempts: 1,
-      onDead: async (tx, job) => {
-        await enqueue(tx, { kind: leased, payload: { url: `${hangFirst.url}/after-${job.id}` } });
-      },
-    });
     try {
-      const a = startWorker(ctx(300, 1), { id: 'worker-d' });
-      const id = await enqueue(database.db, { kind: lastChance, payload: { url: hangs.url } });
-      await waitFor(() => hangs.received.length === 1, 10_000, 'worker D to start the job');
-      const b = startWorker(ctx(300, 4), { id: 'worker-e' });
-      const row = await waitFor(async () => {
-        const [r] = await database.db.select().from(jobs).where(eq(jobs.id, id));
-        return r!.status === 'dead' ? r : undefined;
-      });
-      // The reclaim started no attempt, so the count stays at the one that was lost.
-      expect(row).toMatchObject({ attempts: 1, lockedBy: 'worker-e' });
-      expect(row.lastError).toMatch(/stopped before finishing/);
-      await waitFor(
-        () => hangFirst.received.some((r) => r.path === `/after-${id}`),
-        10_000,
-        'the onDead job',
-      );
-      hangs.release();
-      await Promise.all([a.stop(), b.stop()]);
-      const [after] = await database.db.select().from(jobs).where(eq(jobs.id, id));
-      expect(after!.status).toBe('dead');
-      expect(hangs.received).toHaveLength(1);
+      const a = startWorker(ctx(300, 1), { id: 'worker-f', kinds: [leased] });
+      const id = await enqueue(database.db, { kind: leased, payload: { url: hangs.url } });
+      await waitFor(() => hangs.received.length === 1, 10_000, 'worker F to start the job');
+      // Another worker took the job over (as after a pause longer than the lease).
+      await database.db.update(jobs).set({ lockedBy: 'thief', attempts: 2 }).where(eq(jobs.id, id));
+      // The heartbeat notices, aborts the call: the partner sees the request cut.
+      await waitFor(() => hangs.received[0]!.aborted(), 10_000, 'the call to be aborted');
+      await a.stop();
+      expect(await row(id)).toMatchObject({ status: 'running', lockedBy: 'thief', attempts: 2 });
     } finally {
       await hangs.close();
     }
   });
 
+  it('sends a job dead when the worker of its last attempt died, and runs onDead', async () => {
+    const told = await startPartnerServer(() => ({ status: 204 }));
+    const lastChance = defineJobKind<{ url: string }>({
+      ...leased,
+      kind: 'test.last-chance',
+      maxAttempts: 1,
+      onDead: async (tx, job) => {
+        await enqueue(tx, { kind: leased, payload: { url: `${told.url}/after-${job.id}` } });
+      },
+    });
+    try {
+      // The state a worker leaves when it dies during the last attempt: running, lease run out.
+      const id = await enqueue(database.db, { kind: lastChance, payload: { url: told.url } });
+      await database.db
+        .update(jobs)
+        .set({ status: 'running', attempts: 1, lockedBy: 'ghost', leaseUntil: new Date(Date.now() - 1000) })
+        .where(eq(jobs.id, id));
+      const b = startWorker(ctx(300, 4), { id: 'worker-e', kinds: [leased, lastChance] });
+      const dead = await until(id, 'dead');
+      // The reclaim started no attempt, so the count stays at the one that was lost.
+      expect(dead).toMatchObject({ attempts: 1, lockedBy: 'worker-e' });
+      expect(dead.lastError).toMatch(/stopped before finishing/);
+      await waitFor(() => told.received.some((r) => r.path === `/after-${id}`), 10_000, 'the onDead job');
+      await b.stop();
+      expect(told.received.filter((r) => r.path === '/')).toHaveLength(0);
+    } finally {
+      await told.close();
+    }
+  });
+
   it('stop() stops claiming but waits for the job in flight', async () => {
-    const before = hangFirst.received.length;
     const server2 = await startPartnerServer(() => 'hang');
     try {
-      const w = startWorker(ctx(10_000, 2), { id: 'worker-c' });
+      const w = startWorker(ctx(10_000, 2), { id: 'worker-c', kinds: [leased] });
       const id = await enqueue(database.db, { kind: leased, payload: { url: server2.url } });
       await waitFor(() => server2.received.length === 1, 10_000, 'the job to start');
       let stopped = false;
@@ -390,13 +422,28 @@ describe('worker leases', () => {
       expect(stopped).toBe(false);
       server2.release();
       await stopping;
-      const [done] = await database.db.select().from(jobs).where(eq(jobs.id, id));
-      const [notClaimed] = await database.db.select().from(jobs).where(eq(jobs.id, later));
-      expect(done!.status).toBe('succeeded');
-      expect(notClaimed).toMatchObject({ status: 'pending', attempts: 0 });
-      expect(hangFirst.received.length).toBe(before);
+      expect(await row(id)).toMatchObject({ status: 'succeeded' });
+      expect(await row(later)).toMatchObject({ status: 'pending', attempts: 0 });
+      expect(server2.received).toHaveLength(1);
     } finally {
       await server2.close();
+    }
+  });
+
+  it('past its grace, stop() aborts the call and hands the job back without counting the attempt', async () => {
+    const hangs = await startPartnerServer(() => 'hang');
+    try {
+      const w = startWorker(ctx(10_000, 2, { drainMs: 100 }), { id: 'worker-g', kinds: [leased] });
+      const id = await enqueue(database.db, { kind: leased, payload: { url: hangs.url } });
+      await waitFor(() => hangs.received.length === 1, 10_000, 'the job to start');
+      await w.stop();
+      await waitFor(() => hangs.received[0]!.aborted(), 10_000, 'the partner to see the call cut');
+      const back = await row(id);
+      expect(back).toMatchObject({ status: 'pending', attempts: 0, leaseUntil: null });
+      expect(back.lastError).toMatch(/^interrupted/);
+      expect(back.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    } finally {
+      await hangs.close();
     }
   });
 });

@@ -2,12 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { jobs } from '../db/schema/index.ts';
-import { jobKind, type JobKind } from './kinds.ts';
+import type { JobKind } from './kinds.ts';
 import { msInterval } from './sql.ts';
 
 export interface EnqueueInput<P> {
-  /** A kind's name or its definition (the definition types the payload). */
-  kind: string | JobKind<P>;
+  kind: JobKind<P>;
+  /** Checked against the kind's schema here, so a malformed job is refused with the change that makes it. */
   payload: P;
   partnerId?: string | null | undefined;
   /**
@@ -15,6 +15,12 @@ export interface EnqueueInput<P> {
    * (e.g. `pos.order:<order id>` so one order is sent once however often the caller retries).
    */
   dedupeKey?: string | undefined;
+  /**
+   * Jobs of one ordering key (an order id, a DSP store) run one at a time, in the order they were
+   * enqueued, across processes; a failing head holds back the ones behind it until it succeeds or
+   * goes dead.
+   */
+  orderingKey?: string | undefined;
   /** Not before this time (default: now). The deadline counts from here. */
   runAt?: Date | undefined;
   /** Overrides of the kind's limits for this one job. */
@@ -22,13 +28,28 @@ export interface EnqueueInput<P> {
   deadlineMs?: number | undefined;
 }
 
+/** A payload that does not match its kind's schema: a programming error, refused before anything is written. */
+export class InvalidJobPayloadError extends Error {}
+
 /**
  * Writes a pending job with the caller's `tx`, so it commits (or rolls back) together with the
- * state change that causes it. Answers the job id.
+ * state change that causes it, and answers the job id. Workers hear of it when the transaction
+ * commits (a trigger NOTIFYs `jobs_due`), in this process and every other.
  */
 export async function enqueue<P>(db: DbOrTx, input: EnqueueInput<P>): Promise<string> {
-  const def = typeof input.kind === 'string' ? jobKind(input.kind) : input.kind;
-  if (!def) throw new Error(`Unknown job kind ${String(input.kind)}: import the module that defines it`);
+  const def = input.kind;
+  const parsed = def.payload.safeParse(input.payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidJobPayloadError(
+      `Job ${def.kind}: the payload does not match its schema (${issue?.path.join('.') || 'payload'}: ${issue?.message}).`,
+    );
+  }
+  if (input.orderingKey) {
+    // Enqueue order is `seq` order. Concurrent transactions enqueuing on one key take turns until
+    // commit, so a later seq is never visible before an earlier one of the same key.
+    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${input.orderingKey}, 7))`);
+  }
   const runAt = input.runAt ? sql`${input.runAt.toISOString()}::timestamptz` : sql`now()`;
   const id = newId('job');
   const inserted = await db
@@ -36,12 +57,13 @@ export async function enqueue<P>(db: DbOrTx, input: EnqueueInput<P>): Promise<st
     .values({
       id,
       kind: def.kind,
-      payload: input.payload,
+      payload: parsed.data,
       maxAttempts: input.maxAttempts ?? def.maxAttempts,
       runAt,
       deadlineAt: sql`${runAt} + ${msInterval(input.deadlineMs ?? def.deadlineMs)}`,
       partnerId: input.partnerId ?? null,
       dedupeKey: input.dedupeKey ?? null,
+      orderingKey: input.orderingKey ?? null,
     })
     .onConflictDoNothing({ target: jobs.dedupeKey })
     .returning({ id: jobs.id });
@@ -49,18 +71,5 @@ export async function enqueue<P>(db: DbOrTx, input: EnqueueInput<P>): Promise<st
     const [existing] = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupeKey, input.dedupeKey));
     if (existing) return existing.id;
   }
-  wakeLocalWorkers(input.runAt);
   return id;
-}
-
-// Workers in this process are woken on enqueue; workers elsewhere find the job on their next poll.
-const wakers = new Set<(runAt: Date | undefined) => void>();
-
-export function onEnqueue(wake: (runAt: Date | undefined) => void): () => void {
-  wakers.add(wake);
-  return () => wakers.delete(wake);
-}
-
-function wakeLocalWorkers(runAt: Date | undefined): void {
-  for (const wake of wakers) wake(runAt);
 }

@@ -1,34 +1,24 @@
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
-import { deliver, type HttpMethod } from './http-client.ts';
-import { defineJobKind, PermanentJobError, type DeadJob } from './kinds.ts';
+import { deliver } from './http-client.ts';
+import { defineJobKind, PermanentJobError, type DeadJob, type JobKind } from './kinds.ts';
 import { enqueue, type EnqueueInput } from './outbox.ts';
 
 /** One call to a partner, as stored in the job: everything needed to send it again. */
-export interface PartnerHttpPayload {
-  partner_id: string;
-  method: HttpMethod;
+export const PartnerHttpPayload = z.object({
+  partner_id: z.string().min(1),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
   /** Absolute, or a path (`/stream-dsp/v1/event`) resolved against the partner's base URL when sent. */
-  url: string;
+  url: z.string().min(1),
   /** Sent as JSON. */
-  body?: unknown;
-  headers?: Record<string, string>;
+  body: z.unknown().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
   /** Sign the body with the partner's webhook secret under this header (e.g. `X-Stream-Signature`). */
-  signature_header?: string;
-  /** Name of a hook registered with `registerDeadHook`, run when the call is given up. */
-  on_dead?: string;
-}
-
-export type DeadHook = (tx: Tx, job: DeadJob<PartnerHttpPayload>, ctx: AppContext) => Promise<void>;
-
-// Hooks are referred to by name because the job row outlives the process that enqueued it.
-const deadHooks = new Map<string, DeadHook>();
-
-export function registerDeadHook(name: string, hook: DeadHook): void {
-  if (deadHooks.has(name)) throw new Error(`Dead hook ${name} is registered twice`);
-  deadHooks.set(name, hook);
-}
+  signature_header: z.string().optional(),
+});
+export type PartnerHttpPayload = z.infer<typeof PartnerHttpPayload>;
 
 function resolveUrl(url: string, baseUrl: string | null): string {
   if (/^https?:\/\//i.test(url)) return url;
@@ -36,45 +26,54 @@ function resolveUrl(url: string, baseUrl: string | null): string {
   return baseUrl.replace(/\/+$/, '') + (url.startsWith('/') ? url : `/${url}`);
 }
 
-/** `partner.http`: a generic outbound call; later capabilities enqueue it rather than a kind of their own. */
-export const partnerHttp = defineJobKind<PartnerHttpPayload, { status: number }>({
-  kind: 'partner.http',
-  maxAttempts: 15,
-  deadlineMs: 24 * 60 * 60 * 1000,
-  // ~2 s, 4 s, 8 s, ... capped at one hour: about four hours over 15 attempts.
-  backoff: { baseMs: 2_000, maxMs: 60 * 60 * 1000 },
-  async handle(job, ctx) {
-    const p = job.payload;
-    const partner = await findPartner(ctx.db, p.partner_id);
-    if (!partner) throw new PermanentJobError(`Partner ${p.partner_id} no longer exists.`);
-    const res = await deliver(ctx, {
-      method: p.method,
-      url: resolveUrl(p.url, partner.baseUrl),
-      body: p.body,
-      headers: p.headers,
-      partnerId: partner.id,
-      job: { id: job.id, attempt: job.attempt },
-      sign: p.signature_header
-        ? { secret: webhookSecretOf(ctx.config.encryptionKey, partner), header: p.signature_header }
-        : undefined,
-    });
-    return { status: res.status };
-  },
-  async onDead(tx, job, ctx) {
-    const name = job.payload.on_dead;
-    if (!name) return;
-    const hook = deadHooks.get(name);
-    // Throwing would roll back and retry the dead transition forever; a missing hook is a bug to log.
-    if (!hook) return ctx.log.error({ job: job.id, hook: name }, 'no dead hook registered under this name');
-    await hook(tx, job, ctx);
-  },
-});
+/**
+ * A kind of plain partner call: `kind` names it, `onDead` says who is told when it is given up
+ * (e.g. "the order failed"). Each such kind is one entry of `JOB_KINDS`.
+ */
+export function definePartnerCallKind(opts: {
+  kind: string;
+  onDead?: (tx: Tx, job: DeadJob<PartnerHttpPayload>, ctx: AppContext) => Promise<void>;
+}): JobKind<PartnerHttpPayload, { status: number }> {
+  return defineJobKind<PartnerHttpPayload, { status: number }>({
+    kind: opts.kind,
+    payload: PartnerHttpPayload,
+    maxAttempts: 15,
+    deadlineMs: 24 * 60 * 60 * 1000,
+    // ~2 s, 4 s, 8 s, ... capped at one hour: about four hours over 15 attempts.
+    backoff: { baseMs: 2_000, maxMs: 60 * 60 * 1000 },
+    async handle(job, ctx) {
+      const p = job.payload;
+      const partner = await findPartner(ctx.db, p.partner_id);
+      if (!partner) throw new PermanentJobError(`Partner ${p.partner_id} no longer exists.`);
+      const res = await deliver(ctx, {
+        method: p.method,
+        url: resolveUrl(p.url, partner.baseUrl),
+        body: p.body,
+        headers: p.headers,
+        partnerId: partner.id,
+        job,
+        signal: job.signal,
+        sign: p.signature_header
+          ? { secret: webhookSecretOf(ctx.config.encryptionKey, partner), header: p.signature_header }
+          : undefined,
+      });
+      return { status: res.status };
+    },
+    ...(opts.onDead ? { onDead: opts.onDead } : {}),
+  });
+}
 
-/** Enqueues a `partner.http` call in the caller's transaction. */
+/** `partner.http`: a generic outbound call nobody needs to hear about when it is given up. */
+export const partnerHttp = definePartnerCallKind({ kind: 'partner.http' });
+
+/** Enqueues a partner call (of `partner.http`, or the kind given) in the caller's transaction. */
 export function enqueuePartnerCall(
   tx: DbOrTx,
   payload: PartnerHttpPayload,
-  opts: Omit<EnqueueInput<PartnerHttpPayload>, 'kind' | 'payload' | 'partnerId'> = {},
+  opts: Omit<EnqueueInput<PartnerHttpPayload>, 'kind' | 'payload' | 'partnerId'> & {
+    kind?: JobKind<PartnerHttpPayload>;
+  } = {},
 ): Promise<string> {
-  return enqueue(tx, { ...opts, kind: partnerHttp, payload, partnerId: payload.partner_id });
+  const { kind = partnerHttp, ...rest } = opts;
+  return enqueue(tx, { ...rest, kind, payload, partnerId: payload.partner_id });
 }

@@ -7,15 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { z } from 'zod';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { deliver } from './http-client.ts';
 import { defineJobKind } from './kinds.ts';
 import { startWorker } from './worker.ts';
 
-/** POSTs `{job}` to `url`, saying which worker process sent it. */
-export const postJob = defineJobKind<{ url: string }>({
+/** POSTs `{job, key?, n?}` to `url`, saying which worker process sent it. */
+export const postJob = defineJobKind({
   kind: 'test.post',
+  payload: z.object({ url: z.string(), key: z.string().optional(), n: z.number().optional() }),
   maxAttempts: 5,
   deadlineMs: 120_000,
   backoff: { baseMs: 50, maxMs: 500 },
@@ -23,9 +25,10 @@ export const postJob = defineJobKind<{ url: string }>({
     await deliver(ctx, {
       method: 'POST',
       url: job.payload.url,
-      body: { job: job.id },
+      body: { job: job.id, key: job.payload.key, n: job.payload.n },
       headers: { 'x-worker': process.env.TEST_WORKER_ID ?? 'parent' },
-      job: { id: job.id, attempt: job.attempt },
+      job,
+      signal: job.signal,
     });
   },
 });
@@ -40,7 +43,10 @@ async function main() {
     worker: { pollMs: 20, leaseMs: Number(env.TEST_LEASE_MS ?? 5_000), concurrency: 8 },
   };
   const log = pino({ level: env.TEST_LOG_LEVEL ?? 'silent' });
-  const worker = startWorker({ config, database, db: database.db, log }, { id: env.TEST_WORKER_ID });
+  const worker = startWorker(
+    { config, database, db: database.db, log },
+    { id: env.TEST_WORKER_ID, kinds: [postJob] },
+  );
   process.once('SIGTERM', async () => {
     await worker.stop();
     await database.close();

@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** True once the caller gave up on the request (closed it) before it was answered. */
+  aborted(): boolean;
 }
 
 /** What the endpoint answers; `hang` keeps the request open until `release()`. */
@@ -28,6 +30,10 @@ export async function startPartnerServer(
   const hanging: ((a: { status: number; body?: string }) => void)[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
+    let aborted = false;
+    res.on('close', () => {
+      if (!res.writableFinished) aborted = true;
+    });
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const r = {
@@ -35,6 +41,7 @@ export async function startPartnerServer(
         path: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks),
+        aborted: () => aborted,
       };
       received.push(r);
       const reply = (a: { status: number; body?: string }) => {

@@ -5,25 +5,32 @@ import type { AppContext } from '../context.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { backoffDelay } from './backoff.ts';
-import { jobKind, jobKindNames, PermanentJobError, type Job, type JobKind } from './kinds.ts';
-import { onEnqueue } from './outbox.ts';
+import { kindMap, PermanentJobError, type AnyJobKind, type Job, type JobKind } from './kinds.ts';
 import { msInterval, rowsOf } from './sql.ts';
-// The generic partner call kind is always known to a worker, whoever enqueued it.
-import './partner-http.ts';
 
 export interface Worker {
   /** Stored in `jobs.locked_by` while this worker holds a job. */
   readonly id: string;
-  /** Stops claiming and waits for the jobs in flight to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits for the jobs in flight; past `graceMs` (default: the configured
+   * `drainMs`) their signals fire and they are handed back unfinished, their attempt not counted.
+   */
+  stop(opts?: { graceMs?: number }): Promise<void>;
 }
 
 export interface WorkerOptions {
   id?: string;
+  /** The kinds this worker runs: exactly these, no others (see `JOB_KINDS`). */
+  kinds: readonly AnyJobKind[];
 }
+
+/** Defaults of the optional worker settings (the configuration may leave them out). */
+export const WORKER_DEFAULTS = { partnerConcurrency: 4, drainMs: 10_000 };
 
 /** Beyond this a due time is left to polling rather than a timer. */
 const MAX_TIMER_MS = 60_000;
+/** Channel the `jobs_notify` trigger signals on every insert, once its transaction commits. */
+export const JOBS_CHANNEL = 'jobs_due';
 
 interface ClaimedRow {
   id: string;
@@ -32,6 +39,7 @@ interface ClaimedRow {
   attempts: number;
   max_attempts: number;
   partner_id: string | null;
+  ordering_key: string | null;
   deadline_ms: number;
   /** No attempt may start: attempts used up (a crashed worker's last one) or the deadline passed. */
   expired: boolean;
@@ -42,58 +50,129 @@ interface ClaimedRow {
  * SKIP LOCKED lets any number of workers in any number of processes claim side by side without
  * waiting on or taking each other's jobs. The claim counts as an attempt before it starts, so a
  * job that crashes its worker every time still runs out of attempts.
+ * - Ordering: a job with an ordering key is claimable only when no earlier job (lower `seq`) of its
+ *   key is pending or running, in any process.
+ * - Fairness: no partner gets more than `perPartner` of this worker's slots (`inFlight` counts the
+ *   ones it holds already), so one hung partner cannot take them all.
  */
-async function claim(db: Db, workerId: string, limit: number, leaseMs: number, kinds: string[]) {
+async function claim(
+  db: Db,
+  workerId: string,
+  opts: {
+    limit: number;
+    leaseMs: number;
+    kinds: string[];
+    perPartner: number;
+    inFlight: Map<string, number>;
+  },
+) {
+  const held = JSON.stringify(Object.fromEntries(opts.inFlight));
+  const heldBy = (partner: SQL) => sql`coalesce((${held}::jsonb ->> ${partner})::int, 0)`;
   const result = await db.execute(sql`
-    with next as materialized (
-      select id from jobs
-      where kind in (${sql.join(
-        kinds.map((k) => sql`${k}`),
+    with candidates as materialized (
+      select j.id, j.partner_id, j.run_at, j.seq from jobs j
+      where j.kind in (${sql.join(
+        opts.kinds.map((k) => sql`${k}`),
         sql`, `,
       )})
-        and ((status = 'pending' and run_at <= now()) or (status = 'running' and lease_until <= now()))
-      order by run_at
-      limit ${limit}
+        and ((j.status = 'pending' and j.run_at <= now()) or (j.status = 'running' and j.lease_until <= now()))
+        and (j.partner_id is null or ${heldBy(sql`j.partner_id`)} < ${opts.perPartner})
+        and (j.ordering_key is null or not exists (
+          select 1 from jobs prior
+          where prior.ordering_key = j.ordering_key and prior.seq < j.seq
+            and prior.status in ('pending', 'running')))
+      order by j.run_at, j.seq
+      limit ${opts.limit * 4}
       for update skip locked
+    ), picked as (
+      select id from (
+        select c.*, row_number() over (partition by c.partner_id order by c.run_at, c.seq) as rn
+        from candidates c
+      ) ranked
+      where partner_id is null or rn <= ${opts.perPartner} - ${heldBy(sql`partner_id`)}
+      order by run_at, seq
+      limit ${opts.limit}
     )
     update jobs
     set status = 'running', attempts = jobs.attempts + 1, locked_by = ${workerId},
-        lease_until = now() + ${msInterval(leaseMs)}
-    from next
-    where jobs.id = next.id
+        lease_until = now() + ${msInterval(opts.leaseMs)}
+    from picked
+    where jobs.id = picked.id
     returning jobs.id, jobs.kind, jobs.payload::text as payload, jobs.attempts, jobs.max_attempts,
-      jobs.partner_id, (extract(epoch from jobs.deadline_at) * 1000)::float8 as deadline_ms,
+      jobs.partner_id, jobs.ordering_key, (extract(epoch from jobs.deadline_at) * 1000)::float8 as deadline_ms,
       (jobs.attempts > jobs.max_attempts or jobs.deadline_at <= now()) as expired`);
   return rowsOf<ClaimedRow>(result);
+}
+
+/** Renews the leases of the jobs this worker holds, in one statement; answers the ids it still holds. */
+async function heartbeat(db: Db, workerId: string, held: Job[], leaseMs: number): Promise<Set<string>> {
+  const pairs = sql.join(
+    held.map((j) => sql`(${j.id}, ${j.attempt}::int)`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    update jobs set lease_until = now() + ${msInterval(leaseMs)}
+    where (id, attempts) in (${pairs}) and locked_by = ${workerId} and status = 'running'
+    returning id`);
+  return new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
+}
+
+/**
+ * Refuses to start a worker while unfinished jobs of a kind it does not run are waiting: they would
+ * never be claimed. A kind missing from `JOB_KINDS` fails here, loudly, not silently later.
+ */
+export async function checkJobKinds(db: Db, kinds: readonly AnyJobKind[]): Promise<void> {
+  const known = [...kindMap(kinds).keys()];
+  const result = await db.execute(sql`
+    select distinct kind from jobs
+    where status in ('pending', 'running')
+      and kind not in (${sql.join(
+        known.map((k) => sql`${k}`),
+        sql`, `,
+      )})`);
+  const unknown = rowsOf<{ kind: string }>(result).map((r) => r.kind);
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unfinished jobs of kind ${unknown.join(', ')} are waiting, but this process does not run that kind: ` +
+        'add it to JOB_KINDS (apps/platform/src/job-kinds.ts).',
+    );
+  }
 }
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message || err.name : String(err);
 }
 
+type Held = { job: Job; controller: AbortController; partnerId: string | null };
+
 /**
- * Runs the outbox: claims up to `concurrency` jobs at a time, polling every `pollMs` (at once when
- * this process enqueues or a retry it scheduled falls due), and holds each for `leaseMs`. Every state change is fenced on
- * (locked_by, attempts), so a worker that lost its lease cannot overwrite the job's newer state.
+ * Runs the outbox: claims up to `concurrency` jobs at a time and holds each under a lease it renews
+ * every third of `leaseMs` while the handler runs. It is woken by the `jobs_due` notification that a
+ * committed enqueue sends (any process), by a retry it scheduled falling due, and by a free slot;
+ * it also polls every `pollMs`, for leases that expired and notifications that were missed. Every
+ * state change is fenced on (locked_by, attempts), so a worker that lost its lease cannot overwrite
+ * the job's newer state.
  */
-export function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Worker {
+export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
   const { pollMs, leaseMs, concurrency } = ctx.config.worker;
+  const perPartner = ctx.config.worker.partnerConcurrency ?? WORKER_DEFAULTS.partnerConcurrency;
+  const drainMs = ctx.config.worker.drainMs ?? WORKER_DEFAULTS.drainMs;
+  const kinds = kindMap(opts.kinds);
+  const kindNames = [...kinds.keys()];
   const id = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const log = ctx.log.child({ worker: id });
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Map<Promise<void>, Held>();
   let stopping = false;
 
-  // Sleeping and being woken: by an enqueue in this process, a finished job (a free slot), or stop.
+  // Sleeping and being woken: by a notification, a finished job (a free slot), a due retry, or stop.
   let woken = false;
   let wake: (() => void) | undefined;
-  // An enqueue wakes us before its transaction commits, so poll quickly a few times after one.
-  let quickPolls = 0;
   const nudge = () => {
     woken = true;
     wake?.();
   };
   // Wake-ups at a known due time (a retry this worker scheduled, a job enqueued for later), so
-  // work in this process never waits for the poll; polling is for other processes and leases.
+  // work never waits for the poll; polling is for leases and missed notifications.
   const timers = new Set<NodeJS.Timeout>();
   const wakeAt = (ms: number) => {
     if (stopping || ms > MAX_TIMER_MS) return;
@@ -103,12 +182,16 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Worker {
     }, ms + 2);
     timers.add(timer);
   };
-  const unsubscribe = onEnqueue((runAt) => {
-    const due = runAt ? runAt.getTime() - Date.now() : 0;
-    if (due > 0) return wakeAt(due);
-    quickPolls = 3;
-    nudge();
-  });
+  const listening = ctx.database
+    .listen(JOBS_CHANNEL, (payload) => {
+      const due = Number(payload) - Date.now();
+      if (due > 0) wakeAt(due);
+      else nudge();
+    })
+    .catch((err: unknown) => {
+      log.warn({ err }, 'cannot listen for new jobs; polling only');
+      return undefined;
+    });
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       if (woken || stopping) return resolve();
@@ -119,6 +202,32 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Worker {
         resolve();
       };
     });
+
+  // One statement renews every lease this worker holds; a job whose lease was lost is aborted.
+  const beat = setInterval(
+    async () => {
+      const held = [...inFlight];
+      if (held.length === 0) return;
+      try {
+        const still = await heartbeat(
+          ctx.db,
+          id,
+          held.map(([, h]) => h.job),
+          leaseMs,
+        );
+        for (const [p, h] of held) {
+          if (still.has(h.job.id) || !inFlight.has(p)) continue; // renewed, or finished meanwhile
+          log.warn({ job: h.job.id }, 'lease lost while the handler ran; aborting it');
+          h.controller.abort(new Error('The lease on this job was lost; another worker may run it.'));
+        }
+      } catch (err) {
+        // The database is unreachable: the lease may lapse; the fenced finish decides later.
+        log.error({ err }, 'renewing job leases failed');
+      }
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
+  beat.unref();
 
   const fenced = (job: Job) =>
     and(
@@ -144,6 +253,20 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Worker {
     await ctx.db.transaction(async (tx) => {
       if (await finish(tx)) await onSucceeded(tx, job, result, ctx);
     });
+  }
+
+  /** Hands a job back untouched (the process is draining): due now, its attempt not counted. */
+  async function handBack(job: Job, why: string) {
+    await ctx.db
+      .update(jobs)
+      .set({
+        status: 'pending',
+        runAt: sql`now()`,
+        attempts: sql`${jobs.attempts} - 1`,
+        leaseUntil: null,
+        lastError: why,
+      })
+      .where(fenced(job));
   }
 
   /** Schedules a retry, or goes dead (and runs onDead in the same transaction) when none is left. */
@@ -181,20 +304,8 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Worker {
     if (status === 'pending') wakeAt(delay);
   }
 
-  async function run(row: ClaimedRow) {
-    const def = jobKind(row.kind);
-    if (!def) return; // claimed only kinds this process knows
-    const job: Job = {
-      id: row.id,
-      kind: row.kind,
-      payload: undefined,
-      attempt: row.attempts,
-      maxAttempts: row.max_attempts,
-      partnerId: row.partner_id,
-      deadlineAt: new Date(row.deadline_ms),
-    };
+  async function run(def: AnyJobKind, job: Job, row: ClaimedRow, controller: AbortController) {
     try {
-      job.payload = JSON.parse(row.payload);
       if (row.expired) {
         const why =
           row.attempts > row.max_attempts
@@ -202,10 +313,19 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Worker {
             : 'The deadline passed before another attempt could start.';
         return await fail(def, job, why, { permanent: true, attemptStarted: false });
       }
+      const payload = def.payload.safeParse(JSON.parse(row.payload));
+      if (!payload.success) {
+        const issue = payload.error.issues[0];
+        const why = `The stored payload does not match the ${def.kind} schema (${issue?.path.join('.') || 'payload'}: ${issue?.message}).`;
+        return await fail(def, job, why, { permanent: true });
+      }
+      job.payload = payload.data;
       let result: unknown;
       try {
         result = await def.handle(job, ctx);
       } catch (err) {
+        if (controller.signal.aborted && stopping) return await handBack(job, `interrupted: ${message(err)}`);
+        if (controller.signal.aborted) return; // lease lost: the job's new holder decides
         return await fail(def, job, message(err), { permanent: err instanceof PermanentJobError });
       }
       try {
@@ -220,44 +340,84 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Worker {
     }
   }
 
+  function start(row: ClaimedRow) {
+    const def = kinds.get(row.kind)!; // claimed only kinds this worker runs
+    const controller = new AbortController();
+    const job: Job = {
+      id: row.id,
+      kind: row.kind,
+      payload: undefined,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+      partnerId: row.partner_id,
+      orderingKey: row.ordering_key,
+      deadlineAt: new Date(row.deadline_ms),
+      signal: controller.signal,
+    };
+    const p: Promise<void> = run(def, job, row, controller).finally(() => {
+      inFlight.delete(p);
+      nudge();
+    });
+    inFlight.set(p, { job, controller, partnerId: row.partner_id });
+  }
+
+  const perPartnerInFlight = () => {
+    const counts = new Map<string, number>();
+    for (const { partnerId } of inFlight.values())
+      if (partnerId) counts.set(partnerId, (counts.get(partnerId) ?? 0) + 1);
+    return counts;
+  };
+
   const loop = (async () => {
+    await listening; // a job enqueued from now on wakes this worker
     while (!stopping) {
       woken = false;
       const free = concurrency - inFlight.size;
-      const kinds = jobKindNames();
       let claimed: ClaimedRow[] = [];
-      if (free > 0 && kinds.length > 0) {
+      if (free > 0) {
         try {
-          claimed = await claim(ctx.db, id, free, leaseMs, kinds);
+          claimed = await claim(ctx.db, id, {
+            limit: free,
+            leaseMs,
+            kinds: kindNames,
+            perPartner,
+            inFlight: perPartnerInFlight(),
+          });
         } catch (err) {
           log.error({ err }, 'claiming jobs failed');
         }
       }
-      for (const row of claimed) {
-        const p: Promise<void> = run(row).finally(() => {
-          inFlight.delete(p);
-          nudge();
-        });
-        inFlight.add(p);
-      }
-      if (claimed.length > 0 && claimed.length === free) continue; // there may be more due
-      const quick = quickPolls > 0 && claimed.length === 0;
-      if (quick) quickPolls--;
-      await sleep(quick ? Math.min(pollMs, 15) : pollMs);
+      for (const row of claimed) start(row);
+      if (claimed.length > 0 && inFlight.size < concurrency) continue; // there may be more due
+      await sleep(pollMs);
     }
   })();
 
   let stopped: Promise<void> | undefined;
   return {
     id,
-    stop: () =>
+    stop: (stopOpts = {}) =>
       (stopped ??= (async () => {
         stopping = true;
-        unsubscribe();
         for (const timer of timers) clearTimeout(timer);
         wake?.();
         await loop;
-        await Promise.allSettled([...inFlight]);
+        const unlisten = await listening;
+        await unlisten?.().catch(() => {});
+        const all = Promise.allSettled([...inFlight.keys()]);
+        const grace = stopOpts.graceMs ?? drainMs;
+        let timer: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          all.then(() => false),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), grace))),
+        ]);
+        clearTimeout(timer);
+        if (late) {
+          log.warn({ jobs: inFlight.size }, 'draining: handing back the jobs still running');
+          for (const h of inFlight.values()) h.controller.abort(new Error('The worker is stopping.'));
+          await all;
+        }
+        clearInterval(beat);
       })()),
   };
 }

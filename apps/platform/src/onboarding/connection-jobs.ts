@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { locationBindings, orgLocations } from '../db/schema/index.ts';
@@ -25,11 +26,12 @@ import { changeConnection } from './partner-client.ts';
 export const CONNECTION_BACKOFF: Backoff = { baseMs: 2_000, maxMs: 10 * 60_000 };
 
 type Side = 'pos' | 'dsp';
-interface ConnectPayload {
-  binding_id: string;
-  side: Side;
-}
-type DisconnectPayload = { side: 'dsp'; binding_id: string } | { side: 'pos'; location_id: string };
+const ConnectPayload = z.object({ binding_id: z.string().min(1), side: z.enum(['pos', 'dsp']) });
+const DisconnectPayload = z.discriminatedUnion('side', [
+  z.object({ side: z.literal('dsp'), binding_id: z.string().min(1) }),
+  z.object({ side: z.literal('pos'), location_id: z.string().min(1) }),
+]);
+type DisconnectPayload = z.infer<typeof DisconnectPayload>;
 
 type Target = { integrationId: string; locationId: string };
 const whoIs = (side: Side) => (side === 'pos' ? 'POS' : 'DSP');
@@ -60,8 +62,7 @@ async function callPartner(
     await withMerchantToken(
       ctx,
       to.integrationId,
-      (token, target) =>
-        changeConnection(ctx, target, token, to.locationId, connect, { id: job.id, attempt: job.attempt }),
+      (token, target) => changeConnection(ctx, target, token, to.locationId, connect, job),
       allow,
     );
   } catch (err) {
@@ -88,8 +89,9 @@ async function findLocation(db: DbOrTx, id: string): Promise<OrgLocation | undef
 /** Both kinds retry alike: 8 attempts on {@link CONNECTION_BACKOFF}, for a day at most. */
 const RETRIES = { maxAttempts: 8, deadlineMs: 24 * 60 * 60 * 1000, backoff: CONNECTION_BACKOFF };
 
-export const connectJob = defineJobKind<ConnectPayload, { done: boolean }>({
+export const connectJob = defineJobKind<z.infer<typeof ConnectPayload>, { done: boolean }>({
   kind: 'onboarding.connect',
+  payload: ConnectPayload,
   ...RETRIES,
   async handle(job, ctx) {
     const binding = await findBinding(ctx.db, job.payload.binding_id);
@@ -114,6 +116,7 @@ export const connectJob = defineJobKind<ConnectPayload, { done: boolean }>({
 
 export const disconnectJob = defineJobKind<DisconnectPayload, { done: boolean }>({
   kind: 'onboarding.disconnect',
+  payload: DisconnectPayload,
   ...RETRIES,
   async handle(job, ctx) {
     const p = job.payload;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamptz } from './columns.ts';
 
 /**
@@ -10,6 +10,8 @@ export const jobs = pgTable(
   'jobs',
   {
     id: id(),
+    /** Enqueue order: jobs of one ordering key run in `seq` order. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<unknown>().notNull(),
     status: text('status', { enum: ['pending', 'running', 'succeeded', 'dead'] })
@@ -27,11 +29,22 @@ export const jobs = pgTable(
     lastError: text('last_error'),
     /** Optional: at most one job per key, ever (enqueue answers the first job's id again). */
     dedupeKey: text('dedupe_key').unique(),
+    /** Fairness: a worker runs at most WORKER_PARTNER_CONCURRENCY jobs of one partner at a time. */
     partnerId: text('partner_id'),
+    /** Optional: jobs of one key run one at a time in `seq` order (a failing head holds the rest). */
+    orderingKey: text('ordering_key'),
     createdAt: createdAt(),
     finishedAt: timestamptz('finished_at'),
   },
   (t) => [
+    // The unfinished jobs of a key, for "is an earlier one still pending or running?".
+    index('jobs_ordering')
+      .on(t.orderingKey, t.seq)
+      .where(sql`ordering_key is not null and status in ('pending', 'running')`),
+    // Retention: finished jobs by age.
+    index('jobs_finished')
+      .on(t.finishedAt)
+      .where(sql`status in ('succeeded', 'dead')`),
     index('jobs_due')
       .on(t.runAt)
       .where(sql`status = 'pending'`),
@@ -63,3 +76,13 @@ export const deliveryAttempts = pgTable(
     index('delivery_attempts_partner').on(t.partnerId, t.createdAt),
   ],
 );
+
+/**
+ * Named leases on work that one process at a time should do (pruning): whoever holds an unexpired
+ * lease does it; a holder that dies loses it when it expires.
+ */
+export const leases = pgTable('leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  until: timestamptz('until').notNull(),
+});
