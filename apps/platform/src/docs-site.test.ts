@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../test/http.ts';
 import { registerDocsSite, siteFile } from './docs-site.ts';
+import { defineCapability, registerApi } from './http/api.ts';
 import { createHttpServer } from './http/app.ts';
 
 /** A miniature Docusaurus build: the layout the real one has, without building it. */
@@ -34,6 +35,11 @@ describe('documentation site serving', () => {
     root = fakeBuild();
     app = createHttpServer({ logger: false, bodyLimit: 1024 });
     app.get('/health', async () => ({ ok: true }));
+    await registerApi(app, 'hr-menu', [
+      defineCapability('/Menus', (scope) => {
+        scope.get('/:id', async () => ({ data: {} }));
+      }),
+    ]);
     expect(await registerDocsSite(app, { root })).toBe(true);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
@@ -93,6 +99,21 @@ describe('documentation site serving', () => {
     const post = await call('POST', `${url}/docs/intro`, { body: {}, headers: { accept: 'text/html' } });
     expect(post.status).toBe(404);
     expect(post.body.error.code).toBe('not_found');
+  });
+
+  it("answers an unknown API path in that API's envelope, though the site's wildcard caught it", async () => {
+    const res = await call('GET', `${url}/Menus/1/nothing`, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      data: null,
+      message: 'There is no GET /Menus/1/nothing route.',
+      messagesDetails: [
+        { id: 'not_found', message: 'There is no GET /Menus/1/nothing route.', messageType: 'ERROR' },
+      ],
+    });
+    // The site's wildcard is what caught it: a browser gets the site's 404 page.
+    const page = await call('GET', `${url}/Menus/1/nothing`, { headers: { accept: 'text/html' } });
+    expect(page.text).toContain('Page Not Found');
   });
 
   it('answers browsers the site 404 page for unknown paths', async () => {

@@ -6,11 +6,14 @@ import { openDatabase, type Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createHttpServer } from './http/app.ts';
 import { registerHealth } from './http/health.ts';
+import { registerApi } from './http/api.ts';
 import { registerAuth } from './auth/index.ts';
-import { registerPartnerApi } from './partner-api/index.ts';
-import { registerWhiteLabel } from './white-label/index.ts';
-import { registerBilling } from './billing/index.ts';
-import { registerOnboarding } from './onboarding/index.ts';
+import { oauth } from './oauth/index.ts';
+import { wellKnown } from './well-known/index.ts';
+import { tokens } from './tokens/index.ts';
+import { onboarding } from './onboarding/index.ts';
+import { whiteLabel } from './white-label/index.ts';
+import { billing } from './billing/index.ts';
 import { registerWebhookSignatures } from './webhooks/signature.ts';
 import { checkJobKinds, startWorker, type Worker } from './jobs/worker.ts';
 import type { AnyJobKind } from './jobs/kinds.ts';
@@ -22,8 +25,8 @@ import { ensureSandboxPartners } from './sandbox-bootstrap.ts';
 import { registerDocsSite } from './docs-site.ts';
 
 /**
- * Builds the platform's HTTP app on an open database. Every capability registers its routes here;
- * this is the one list of what the platform serves.
+ * Builds the platform's HTTP app on an open database. Every API and its capabilities are registered
+ * here; this is the one list of what the platform serves (`routes.test.ts` holds it to the contracts).
  */
 export async function buildApp(
   config: Config,
@@ -38,12 +41,12 @@ export async function buildApp(
   app.decorate('securityHandlers', new Map());
 
   registerHealth(app);
+  // Security handlers first: `mount` looks them up.
   registerWebhookSignatures(app);
   await registerAuth(app);
-  registerPartnerApi(app);
-  registerWhiteLabel(app);
-  registerBilling(app);
-  registerOnboarding(app);
+  // One Fastify scope per API, with its error envelope; one child scope per capability (the first
+  // path segment, also the folder of its route files).
+  await registerApi(app, 'partner', [oauth, wellKnown, tokens, onboarding, whiteLabel, billing]);
   registerAdmin(app);
   if (config.sandbox) {
     await ensureSandboxPartners(ctx); // registers the sandbox partners the mount reads

@@ -1,13 +1,17 @@
 import type { z } from 'zod';
 import type { Scope } from './common.ts';
+import type { ErrorEnvelope } from './envelopes.ts';
 import type { ErrorCode } from './errors.ts';
 
 /**
  * The API reference documents of the spec; each operation belongs to exactly one. `intro` opens the
- * generated OpenAPI document (Markdown): who calls whom, and how to authenticate.
+ * generated OpenAPI document (Markdown): who calls whom, and how to authenticate. `envelope` is how
+ * the API's errors are wrapped (`envelopes.ts`); the platform serves each API in its own Fastify
+ * scope with that envelope's error and not-found handlers.
  */
 export const API_DOCS = {
   partner: {
+    envelope: 'stream',
     title: 'Partner API',
     slug: 'partner-api',
     route: '/api/',
@@ -18,6 +22,7 @@ export const API_DOCS = {
       'names the scope its token must carry.',
   },
   'become-a-dsp': {
+    envelope: 'stream',
     title: 'Become a DSP',
     slug: 'become-a-dsp',
     route: '/api/become-a-dsp',
@@ -29,6 +34,7 @@ export const API_DOCS = {
       'store status, delivery status), signed with `Stream-Webhook-Signature`.',
   },
   'become-a-pos': {
+    envelope: 'stream',
     title: 'Become a POS',
     slug: 'become-a-pos',
     route: '/api/become-a-pos',
@@ -40,6 +46,7 @@ export const API_DOCS = {
       'with `Stream-Webhook-Signature`.',
   },
   'integrate-with-events': {
+    envelope: 'stream',
     title: 'Integrate with events',
     slug: 'integrate-with-events',
     route: '/api/integrate-with-events',
@@ -50,6 +57,7 @@ export const API_DOCS = {
       'delivery status), signed with `Stream-Webhook-Signature`.',
   },
   'hr-menu': {
+    envelope: 'hosted',
     title: 'Menu API',
     slug: 'hr-menu',
     route: '/api/hr/menu',
@@ -58,6 +66,7 @@ export const API_DOCS = {
       'out of stock. Name the store in the `X-Store` header. Every answer is `{data, message, messagesDetails}`.',
   },
   'hr-orders': {
+    envelope: 'hosted',
     title: 'Order API',
     slug: 'hr-orders',
     route: '/api/hr/orders',
@@ -67,6 +76,7 @@ export const API_DOCS = {
       '`{data, message, messagesDetails}`.',
   },
   'hr-stores': {
+    envelope: 'hosted',
     title: 'Store API',
     slug: 'hr-stores',
     route: '/api/hr/stores',
@@ -75,7 +85,10 @@ export const API_DOCS = {
       "credentials, order and service types, and send e-mail on a store's behalf. Store search takes the " +
       '`X-Company` header. Every answer is `{data, message, messagesDetails}`.',
   },
-} as const satisfies Record<string, { title: string; slug: string; route: string; intro: string }>;
+} as const satisfies Record<
+  string,
+  { envelope: ErrorEnvelope; title: string; slug: string; route: string; intro: string }
+>;
 export type ApiDoc = keyof typeof API_DOCS;
 
 /**
@@ -138,6 +151,8 @@ export interface Operation {
     examples?: Record<string, NamedExample>;
   };
   responses: Record<number, ResponseSpec>;
+  /** How this operation's errors are wrapped, when not its API's (`API_DOCS[api].envelope`). */
+  envelope?: ErrorEnvelope;
   /** Error codes this operation can answer; each becomes a documented response with its status. */
   errors: readonly ErrorCode[];
   /** Descriptions of tags this operation introduces (a tag's description may be given on any one op). */
@@ -145,6 +160,11 @@ export interface Operation {
   deprecated?: boolean;
   /** A guide that explains this operation further. */
   externalDocs?: { url: string; description?: string };
+}
+
+/** The envelope an operation's errors are answered in: its own, else its API's. */
+export function envelopeOf(op: Pick<Operation, 'api' | 'envelope'>): ErrorEnvelope {
+  return op.envelope ?? API_DOCS[op.api].envelope;
 }
 
 /** Identity at runtime; keeps the literal types so handlers infer their input types. */

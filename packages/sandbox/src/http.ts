@@ -1,5 +1,11 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CodedError, errorBody, type ErrorDetail } from '@stream/contracts/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CodedError } from '@stream/contracts/errors';
+import {
+  installBodyParsers,
+  installErrorHandler,
+  noRouteMessage,
+  sendError,
+} from '@stream/contracts/server/scope';
 import { fastifyPath, type BodyOf, type Operation, type QueryOf } from '@stream/contracts/operation';
 import type { z } from 'zod';
 
@@ -10,68 +16,23 @@ import type { z } from 'zod';
  */
 export class SandboxError extends CodedError {}
 
-/** The exact bytes of each JSON or form body, for signature checks. */
-export const rawBodies = new WeakMap<FastifyRequest, Buffer>();
-
 /**
- * Gives a sandbox scope its own body parsers, error body and 404, so it behaves the same standalone
- * and mounted inside the platform (Fastify keeps these per plugin scope).
+ * Gives a sandbox scope the platform's body parsers (raw bytes on `req.rawBody`), error body and 404,
+ * so it behaves the same standalone and mounted inside the platform (Fastify keeps these per plugin
+ * scope). The code is the platform's own, shared through `@stream/contracts/server/scope`.
  */
 export function prepareScope(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    ['application/json', 'application/*+json'],
-    { parseAs: 'buffer' },
-    (req, body, done) => {
-      const raw = body as Buffer;
-      rawBodies.set(req, raw);
-      if (raw.length === 0) return done(null, undefined);
-      try {
-        done(
-          null,
-          JSON.parse(raw.toString('utf8'), (key, value) => (key === '__proto__' ? undefined : value)),
-        );
-      } catch (err) {
-        done(
-          new SandboxError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`),
-          undefined,
-        );
-      }
-    },
-  );
-  // OAuth clients often post token requests as a form.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
-    rawBodies.set(req, body as Buffer);
-    done(null, Object.fromEntries(new URLSearchParams((body as Buffer).toString('utf8'))));
+  installBodyParsers(app);
+  installErrorHandler(app, {
+    envelope: 'stream',
+    internalMessage: (id) => `The sandbox failed unexpectedly; see its log for ${id}.`,
+    logMessage: 'sandbox: unhandled error',
   });
-
-  app.setErrorHandler((err: FastifyError | SandboxError, req, reply) => {
-    const send = (status: number, code: string, message: string, details?: ErrorDetail[]) =>
-      reply.status(status).send(errorBody(code, message, req.id, details));
-    if (err instanceof SandboxError) return send(err.status, err.code, err.message, err.details);
-    switch (err.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(413, 'payload_too_large', 'The body is too large.');
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(415, 'unsupported_media_type', 'Send the body as application/json.');
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return send(400, 'invalid_json', 'The body is not valid JSON.');
-    }
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      return send(err.statusCode, err.statusCode === 404 ? 'not_found' : 'validation_failed', err.message);
-    }
-    req.log.error({ err }, 'sandbox: unhandled error');
-    return send(500, 'internal_error', `The sandbox failed unexpectedly; see its log for ${req.id}.`);
-  });
-
   app.setNotFoundHandler((req, reply) => {
-    reply
-      .status(404)
-      .send(
-        errorBody('not_found', `The sandbox has no ${req.method} ${req.url.split('?')[0]} route.`, req.id),
-      );
+    sendError(reply, 'stream', 404, {
+      code: 'not_found',
+      message: noRouteMessage(req, 'The sandbox has no'),
+    });
   });
 }
 
@@ -135,8 +96,8 @@ export function redact(req: FastifyRequest): { headers: ReceivedHeaders; body: u
         SECRET_FIELDS.has(k) ? '[redacted]' : v,
       ]),
     );
-  } else if (body === undefined && rawBodies.get(req)?.length) {
-    body = rawBodies.get(req)?.toString('utf8');
+  } else if (body === undefined && req.rawBody?.length) {
+    body = req.rawBody.toString('utf8');
   }
   return { headers, body };
 }

@@ -1,29 +1,42 @@
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-} from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
-import { ApiError, errorBody } from './errors.ts';
+import { fileURLToPath } from 'node:url';
+import {
+  installBodyParsers,
+  installErrorHandler,
+  refuseUnstorableUrl,
+  sendError,
+} from '@stream/contracts/server/scope';
+import { answerNotFound, envelopeForUrl, type ApiScope } from './api.ts';
+import { ApiError } from './errors.ts';
+
+/** A route as mounted: what the routes test and the endpoint table test compare with the contracts. */
+export interface MountedRoute {
+  method: string;
+  /** Fastify's form, prefix included: `/tokens/:token_id`. */
+  url: string;
+  /** The file that added it, relative to the repository (`apps/platform/src/tokens/tokens.route.ts`). */
+  source: string | undefined;
+}
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** The exact bytes of a JSON or form body, for HMAC verification. */
-    rawBody?: Buffer;
+  interface FastifyInstance {
+    /** Every route added to the server, in order (HEAD routes Fastify adds for GET routes left out). */
+    mountedRoutes: MountedRoute[];
+    /** The API scopes by the path prefix of each of their capabilities (`/tokens` -> partner). */
+    apiPrefixes: Map<string, ApiScope>;
   }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
- * A Fastify instance with the platform's cross-cutting behaviour: request ids, raw bodies kept
- * for signatures, Zod validation, and one error body for every failure (never a stack trace).
+ * A Fastify instance with the platform's cross-cutting behaviour, common to every API: request
+ * ids, raw bodies kept for signatures, text PostgreSQL cannot store refused (NUL, lone surrogates),
+ * Zod validation. Errors outside any API scope (health, admin, unknown paths) answer the
+ * `{error: {...}}` body; each API scope (`registerApi`) installs its own envelope over it.
  */
 export function createHttpServer(opts: {
   logger: FastifyBaseLogger | false;
@@ -43,18 +56,29 @@ export function createHttpServer(opts: {
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // Errors the router raises before any route runs (undecodable path, over-long parameter)
-    // still answer with the one error body.
+    // still answer with the error body of the API the path belongs to.
     frameworkErrors: (err, req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
       // The reply here is typed for no particular route; widen it once.
-      (reply as unknown as FastifyReply)
-        .header('x-request-id', req.id)
-        .status(status)
-        .send(errorBody('invalid_request', `The request URL cannot be routed: ${err.message}.`, req.id));
+      sendError(reply as unknown as FastifyReply, envelopeForUrl(app, req.url), status, {
+        code: 'invalid_request',
+        message: `The request URL cannot be routed: ${err.message}.`,
+      });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.decorate('apiPrefixes', new Map<string, ApiScope>());
+  app.decorate('mountedRoutes', [] as MountedRoute[]);
+
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' && app.mountedRoutes.some((r) => r.method === 'GET' && r.url === route.url)) {
+        continue; // the HEAD twin of a GET route
+      }
+      app.mountedRoutes.push({ method, url: route.url, source: callerFile() });
+    }
+  });
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -64,103 +88,38 @@ export function createHttpServer(opts: {
         { path: 'url', message: 'must not contain NUL (%00)' },
       ]);
     }
+    refuseUnstorableUrl(req);
   });
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    ['application/json', 'application/*+json'],
-    { parseAs: 'buffer' },
-    (req, body, done) => {
-      const raw = body as Buffer;
-      req.rawBody = raw;
-      if (raw.length === 0) return done(null, undefined);
-      try {
-        const value: unknown = JSON.parse(raw.toString('utf8'), dropProto);
-        refuseNul(value, 'body');
-        done(null, value);
-      } catch (err) {
-        done(
-          err instanceof ApiError
-            ? err
-            : new ApiError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`),
-          undefined,
-        );
-      }
-    },
-  );
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
-    req.rawBody = body as Buffer;
-    try {
-      const fields = Object.fromEntries(new URLSearchParams((body as Buffer).toString('utf8')));
-      refuseNul(fields, 'body');
-      done(null, fields);
-    } catch (err) {
-      done(err as Error, undefined);
-    }
+  installBodyParsers(app);
+  installErrorHandler(app, {
+    envelope: 'stream',
+    internalMessage: (id) => `Something went wrong on our side; quote ${id} to support.`,
   });
-
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const send = (
-      status: number,
-      code: string,
-      message: string,
-      details?: { path: string; message: string }[],
-    ) => reply.status(status).send(errorBody(code, message, req.id, details));
-    if (err instanceof ApiError) return send(err.status, err.code, err.message, err.details);
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      const where = err.validationContext ?? 'body';
-      const details = err.validation.map((v) => ({
-        path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.') : ''}`,
-        message: v.message ?? 'is invalid',
-      }));
-      const first = details[0];
-      return send(
-        400,
-        'validation_failed',
-        first ? `${first.path}: ${first.message}` : 'The request is invalid.',
-        details,
-      );
-    }
-    switch (err.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(413, 'payload_too_large', `The body is larger than the ${opts.bodyLimit} byte limit.`);
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(415, 'unsupported_media_type', 'Send the body as application/json.');
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return send(400, 'invalid_json', 'The body is not valid JSON.');
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return send(400, 'invalid_json', 'Content-Length does not match the body.');
-    }
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      return send(err.statusCode, err.statusCode === 404 ? 'not_found' : 'validation_failed', err.message);
-    }
-    req.log.error({ err }, 'unhandled error');
-    return send(500, 'internal_error', `Something went wrong on our side; quote ${req.id} to support.`);
-  });
-
-  app.setNotFoundHandler((req, reply) => {
-    reply
-      .status(404)
-      .send(errorBody('not_found', `There is no ${req.method} ${req.url.split('?')[0]} route.`, req.id));
-  });
+  // Reached by paths outside every API scope, and by the documentation site's GET wildcard when it
+  // has no such page: either way the path decides the envelope.
+  app.setNotFoundHandler((req, reply) => answerNotFound(app, req, reply));
   return app;
 }
 
-/** JSON.parse reviver that drops `__proto__` keys (prototype poisoning). */
-function dropProto(key: string, value: unknown) {
-  return key === '__proto__' ? undefined : value;
-}
+const PLUMBING = new Set([
+  'apps/platform/src/http/app.ts',
+  'apps/platform/src/http/route.ts',
+  'packages/sandbox/src/http.ts',
+]);
 
-/** PostgreSQL text cannot hold NUL: refuse it at the door, naming the field, rather than fail at the database. */
-function refuseNul(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    if (value.includes('\0')) {
-      throw new ApiError('validation_failed', `${path}: must not contain the NUL character (\\u0000)`, [
-        { path, message: 'must not contain the NUL character (\\u0000)' },
-      ]);
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) refuseNul(v, `${path}.${k}`);
+/** The first file of the platform or the sandbox on the stack that is not this plumbing. */
+function callerFile(): string | undefined {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  for (const match of stack.matchAll(/(?:file:\/\/)?(\/[^\s():]+\.ts):\d+:\d+/g)) {
+    const file = match[1]!;
+    if (!file.startsWith(REPO_ROOT) || file.includes('/node_modules/')) continue;
+    const rel = file.slice(REPO_ROOT.length);
+    if (PLUMBING.has(rel)) continue;
+    return rel;
   }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import {
+  envelopeOf,
   fastifyPath,
   type BodyOf,
   type HeadersOf,
@@ -29,6 +30,8 @@ declare module 'fastify' {
 /**
  * Serves a contract operation: the route's path, validation and response serialisation all come
  * from the one operation object in @stream/contracts that also generates the OpenAPI document.
+ * Call it in the capability (`defineCapability`) of the path's first segment, inside the scope
+ * of the operation's API (`registerApi`): its errors then answer in that API's envelope.
  */
 export function mount<O extends Operation>(
   app: FastifyInstance,
@@ -41,6 +44,12 @@ export function mount<O extends Operation>(
       response[Number(status)] = spec.schema;
     }
   }
+  const scope = app.apiScope;
+  if (scope) {
+    if (op.api !== scope.api)
+      throw new Error(`${op.operationId} belongs to the ${op.api} API, not to the ${scope.api} scope`);
+    scope.operations.push(op);
+  }
   let preHandler: preHandlerAsyncHookHandler | undefined;
   if (op.security.kind !== 'none') {
     const factory = app.securityHandlers?.get(op.security.kind);
@@ -50,7 +59,8 @@ export function mount<O extends Operation>(
   }
   app.route({
     method: op.method,
-    url: fastifyPath(op.path),
+    url: withinPrefix(app.prefix, op),
+    config: { envelope: envelopeOf(op) },
     schema: {
       ...(op.request?.body ? { body: op.request.body } : {}),
       ...(op.request?.query ? { querystring: op.request.query } : {}),
@@ -63,4 +73,15 @@ export function mount<O extends Operation>(
     ...(preHandler ? { preValidation: preHandler } : {}),
     handler: handler as never,
   });
+}
+
+/** The operation's Fastify path relative to the capability's prefix (`/tokens/:token_id` -> `/:token_id`). */
+function withinPrefix(prefix: string, op: Operation): string {
+  const path = fastifyPath(op.path);
+  if (!prefix) return path;
+  if (path === prefix) return '';
+  if (path.startsWith(`${prefix}/`)) return path.slice(prefix.length);
+  throw new Error(
+    `${op.operationId} (${op.path}) is not under ${prefix}: mount it in the capability of its first path segment`,
+  );
 }

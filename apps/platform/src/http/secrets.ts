@@ -1,11 +1,7 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+// HMAC signing and constant-time comparison are shared with the sandbox (one implementation).
+export { hmacHex, safeEqual } from '@stream/contracts/server/signature';
 
 /** A URL-safe random secret with a prefix naming what it is (`sk_`, `whsec_`, `rt_`). */
 export function newSecret(prefix: string, bytes = 32): string {
@@ -14,18 +10,6 @@ export function newSecret(prefix: string, bytes = 32): string {
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
-}
-
-/** Constant-time comparison of two strings of any length. */
-export function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
-}
-
-/** Lower-case hex HMAC-SHA256 of the exact bytes, keyed with the UTF-8 secret (wire-notes: Signing). */
-export function hmacHex(secret: string, body: Buffer | string): string {
-  return createHmac('sha256', secret).update(body).digest('hex');
 }
 
 /** AES-256-GCM; the result is `v1.<iv>.<tag>.<ciphertext>` in base64url, safe in a text column. */

@@ -68,20 +68,5 @@ export async function startPartnerServer(
   };
 }
 
-/**
- * Polls `check` until it answers something truthy; fails after `timeoutMs`. Every 50 ms: on PGlite's
- * one connection a tighter poll slows down the worker it waits for.
- */
-export async function waitFor<T>(
-  check: () => Promise<T> | T,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<NonNullable<T>> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// The one waitFor of the suites (re-exported: jobs tests import it from here).
+export { waitFor } from '../../test/wait.ts';

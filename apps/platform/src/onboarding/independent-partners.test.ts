@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
+import { waitFor } from '../../test/wait.ts';
 import {
   createOrg,
   orgLocations,
   partnerToken,
   query,
   startOnboardingWorld,
-  waitFor,
   waitForLocation,
   type OnboardingWorld,
 } from './testing.ts';

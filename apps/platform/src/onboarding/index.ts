@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { defineCapability } from '../http/api.ts';
+import { registerOrgRoute } from './org.route.ts';
 import { registerIntegrationsRoutes } from './integrations.route.ts';
 import { registerIntegrationEntryRoute } from './integrations-entry.route.ts';
-import { registerOAuthCallbackRoute } from './integrations-callback.route.ts';
+import { registerOAuthCallbackRoute } from './oauth-callback.route.ts';
 import { registerLocationsRoute } from './locations.route.ts';
 import { registerLocationsIngestRoute } from './locations-ingest.route.ts';
 import { registerLocationsBindRoute } from './locations-bind.route.ts';
@@ -9,13 +10,14 @@ import { registerOrgLocationsRoute } from './org-locations.route.ts';
 // The connection job kinds must be known to every process that runs a worker.
 import './connection-jobs.ts';
 
-/** Merchant onboarding: integrations over OAuth, locations, bindings (Partner API, scope `onboarding`). */
-export function registerOnboarding(app: FastifyInstance): void {
-  registerIntegrationsRoutes(app);
-  registerIntegrationEntryRoute(app);
-  registerOAuthCallbackRoute(app);
-  registerLocationsRoute(app);
-  registerLocationsIngestRoute(app);
-  registerLocationsBindRoute(app);
-  registerOrgLocationsRoute(app);
-}
+/** `/onboarding/*`: organisations, integrations over OAuth, locations, bindings. */
+export const onboarding = defineCapability('/onboarding', (scope) => {
+  registerOrgRoute(scope);
+  registerIntegrationsRoutes(scope);
+  registerIntegrationEntryRoute(scope);
+  registerOAuthCallbackRoute(scope);
+  registerLocationsRoute(scope);
+  registerLocationsIngestRoute(scope);
+  registerLocationsBindRoute(scope);
+  registerOrgLocationsRoute(scope);
+});

@@ -9,7 +9,7 @@ import { newId } from '../db/ids.ts';
 import { integrations, orgLocations, orgs, partners } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { findPartner } from '../partners/service.ts';
-import { findVisibleOrg } from '../partner-api/orgs.ts';
+import { findVisibleOrg } from './orgs.ts';
 import { bindingsOfIntegration, moveBindings, moveLocation } from './bindings.ts';
 import { enqueueConnect, enqueueDisconnect } from './connection-jobs.ts';
 import { ORG_LOCATION_STATES } from './location-states.ts';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
+import { waitFor } from '../../test/wait.ts';
 import {
   activeIntegration,
   bind,
@@ -12,7 +13,6 @@ import {
   query,
   sandboxCode,
   startOnboardingWorld,
-  waitFor,
   waitForLocation,
   type OnboardingWorld,
 } from './testing.ts';

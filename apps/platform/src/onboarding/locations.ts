@@ -9,13 +9,14 @@ import type {
 import type { PartnerAuth } from '../auth/bearer.ts';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
 import { locationBindings, orgLocations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { findVisibleOrg, isUniqueViolation } from '../partner-api/orgs.ts';
+import { findVisibleOrg } from './orgs.ts';
 import { moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
 import { enqueueConnect } from './connection-jobs.ts';
-import { normaliseAddress } from './address.ts';
+import { normaliseAddress } from '../shared/address.ts';
 import { assertActive, findVisibleIntegration, type Integration } from './integrations.ts';
 import { LIVE_BINDING_STATES } from './location-states.ts';
 import { merchant } from './merchant.ts';

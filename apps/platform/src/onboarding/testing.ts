@@ -9,23 +9,7 @@ import { requestAccessToken } from '../auth/testing.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import { CONNECTION_BACKOFF } from './connection-jobs.ts';
 
-/**
- * Polls `check` until it answers something truthy. Every 100 ms, not faster: on PGlite's one
- * connection a tight poll would slow down the very worker it waits for.
- */
-export async function waitFor<T>(
-  check: () => Promise<T> | T,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { waitFor } from '../../test/wait.ts';
 
 export interface OnboardingWorld {
   platform: TestPlatform;

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { ALL_SCOPES, type PartnerKind, type Scope } from '@stream/contracts/common';
 import type { DbOrTx } from '../db/client.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
 import { apiClients, partners, tokenFamilies } from '../db/schema/index.ts';
 import { decrypt, encrypt, newSecret, sha256Hex } from '../http/secrets.ts';
@@ -30,14 +31,6 @@ export const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 export class PartnerExistsError extends Error {}
 
 const exists = (slug: string) => new PartnerExistsError(`A partner with slug "${slug}" already exists.`);
-
-/** PostgreSQL's unique_violation, as either driver reports it (drizzle wraps it in `cause`). */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
-}
 
 /** Creates a partner with its root API client (client_credentials) and its webhook secret. */
 export async function createPartner(

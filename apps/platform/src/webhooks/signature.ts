@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
-import { hmacHex, safeEqual } from '../http/secrets.ts';
+import { signatureShape, verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
 import { findPartner, webhookSecretOf, type Partner } from '../partners/service.ts';
 
 declare module 'fastify' {
@@ -12,30 +12,8 @@ declare module 'fastify' {
 
 export const SIGNATURE_HEADER = 'Stream-Webhook-Signature';
 
-// The spec says lower-case hex; upper-case carries the same digest, so it is accepted too.
-const HEX_DIGEST = /^[0-9a-fA-F]{64}$/;
-
-export type SignatureProblem = 'signature_missing' | 'signature_malformed' | 'signature_mismatch';
-
-/** Checks the header's shape alone (no secret needed), so a bad header is refused before any lookup. */
-export function signatureShape(header: string | string[] | undefined): SignatureProblem | undefined {
-  if (header === undefined || header === '') return 'signature_missing';
-  if (typeof header !== 'string' || !HEX_DIGEST.test(header)) return 'signature_malformed';
-  return undefined;
-}
-
-/** Verifies a hex HMAC-SHA256 of the exact raw bytes, in constant time. */
-export function verifySignature(
-  secret: string,
-  rawBody: Buffer,
-  header: string | string[] | undefined,
-): SignatureProblem | undefined {
-  const shape = signatureShape(header);
-  if (shape) return shape;
-  return safeEqual((header as string).toLowerCase(), hmacHex(secret, rawBody))
-    ? undefined
-    : 'signature_mismatch';
-}
+// The check itself is shared with the sandbox's event provider (@stream/contracts/server/signature).
+export { signatureShape, verifySignature, type SignatureProblem };
 
 const MESSAGES: Record<SignatureProblem, string> = {
   signature_missing: `Send the ${SIGNATURE_HEADER} header: the hex HMAC-SHA256 of the raw body, keyed with your webhook secret.`,

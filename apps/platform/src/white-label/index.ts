@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import { defineCapability } from '../http/api.ts';
 import { registerGenerateSessionRoute } from './generate-session.route.ts';
 import { registerSsoRedeemRoute } from './sso-redeem.route.ts';
 
-/** White-label single sign-on: issue a login token (partner), redeem it (the user's browser). */
-export function registerWhiteLabel(app: FastifyInstance): void {
-  registerGenerateSessionRoute(app);
-  registerSsoRedeemRoute(app);
-}
+/** `/white-label/*`: single sign-on: issue a login token (partner), redeem it (the user's browser). */
+export const whiteLabel = defineCapability('/white-label', (scope) => {
+  registerGenerateSessionRoute(scope);
+  registerSsoRedeemRoute(scope);
+});

@@ -3,7 +3,7 @@ import type { PartnerAuth } from '../auth/bearer.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { orgs } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
-import type { Org } from '../partner-api/orgs.ts';
+import type { Org } from '../onboarding/orgs.ts';
 
 /**
  * The optional `?partner_id` of white-label routes: it may only name the caller itself. Another

@@ -1,19 +1,18 @@
 import { STATUS_CODES } from 'node:http';
-import { ERROR_CODES, ErrorBody, type ErrorCode } from '../errors.ts';
-import type { Operation } from '../operation.ts';
+import { ENVELOPE_SCHEMAS, envelopeBody, type ErrorEnvelope } from '../envelopes.ts';
+import { ERROR_CODES, type ErrorCode } from '../errors.ts';
+import { envelopeOf, type Operation } from '../operation.ts';
 import { type JsonObject, type SchemaCollector } from './schemas.ts';
 
-/** What the platform answers with `code`: the error body with the code's own sentence. */
-export function errorExample(code: ErrorCode): ErrorBody {
+/** What the platform answers with `code`, in `envelope`: the error body with the code's own sentence. */
+export function errorExample(code: ErrorCode, envelope: ErrorEnvelope = 'stream'): unknown {
   const details = code === 'validation_failed' ? [{ path: 'body.name', message: 'Required' }] : undefined;
-  return {
-    error: {
-      code,
-      message: ERROR_CODES[code].description,
-      request_id: 'req_8f14e45fceea467a9b1c2d3e4f5a6b7c',
-      ...(details ? { details } : {}),
-    },
-  };
+  return envelopeBody(envelope, {
+    code,
+    message: ERROR_CODES[code].description,
+    requestId: 'req_8f14e45fceea467a9b1c2d3e4f5a6b7c',
+    ...(details ? { details } : {}),
+  });
 }
 
 /** The op's error codes grouped by HTTP status, in the order they are declared. */
@@ -34,9 +33,11 @@ export function errorResponses(op: Operation, schemas: SchemaCollector): Record<
   const responses: Record<string, JsonObject> = {};
   for (const [status, codes] of errorsByStatus(op)) {
     if (op.responses[status]) continue;
-    const schema = schemas.toSchema(ErrorBody, 'output', `${op.operationId} ${status}`);
+    const envelope = envelopeOf(op);
+    const schema = schemas.toSchema(ENVELOPE_SCHEMAS[envelope], 'output', `${op.operationId} ${status}`);
+    const where = envelope === 'hosted' ? '`messagesDetails[0].id`' : '`error.code`';
     responses[status] = {
-      description: `${STATUS_CODES[status] ?? 'Error'}. \`error.code\` is one of:\n\n${codes
+      description: `${STATUS_CODES[status] ?? 'Error'}. ${where} is one of:\n\n${codes
         .map((code) => `- \`${code}\`: ${ERROR_CODES[code].description}`)
         .join('\n')}`,
       content: {
@@ -45,7 +46,7 @@ export function errorResponses(op: Operation, schemas: SchemaCollector): Record<
           examples: Object.fromEntries(
             codes.map((code) => [
               code,
-              { summary: ERROR_CODES[code].description, value: errorExample(code) },
+              { summary: ERROR_CODES[code].description, value: errorExample(code, envelope) },
             ]),
           ),
         },

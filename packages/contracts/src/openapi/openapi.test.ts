@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_OPERATIONS } from '../apis/index.ts';
+import { HostedErrorBody } from '../envelopes.ts';
 import { ErrorBody } from '../errors.ts';
 import { API_DOCS, type ApiDoc, defineOperation, type Operation } from '../operation.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from './build.ts';
@@ -290,6 +291,40 @@ describe('the checks catch broken contracts', () => {
         expect.stringContaining('operationId fixtureCreateStore used twice'),
       ]),
     );
+  });
+});
+
+describe('error envelopes', () => {
+  it("documents a hosted API operation's errors in its {data, message, messagesDetails} envelope", () => {
+    const op = defineOperation({
+      api: 'hr-menu',
+      operationId: 'fixtureGetMenu',
+      method: 'GET',
+      path: '/Menus/{id}',
+      summary: 'Read a menu',
+      description: 'A fixture of the hosted Menu API.',
+      tags: ['Menus'],
+      security: { kind: 'none' },
+      servedBy: 'platform',
+      request: { params: z.object({ id: z.string() }), example: { id: '12' } },
+      responses: {
+        200: { description: 'The menu.', schema: z.object({ data: z.null() }), example: { data: null } },
+      },
+      errors: ['validation_failed', 'not_found'],
+    });
+    expect(checkOperation(op)).toEqual([]);
+    const doc = buildOpenApiDocument('hr-menu', [op]);
+    expect(checkOpenApiDocument(doc)).toEqual([]);
+    for (const [status, code] of [
+      ['400', 'validation_failed'],
+      ['404', 'not_found'],
+    ] as const) {
+      const content = (doc.paths as any)['/Menus/{id}'].get.responses[status].content['application/json'];
+      expect(content.schema).toEqual({ $ref: '#/components/schemas/HostedError' });
+      const example = HostedErrorBody.parse(content.examples[code].value);
+      expect(example.messagesDetails[0]).toMatchObject({ id: code, messageType: 'ERROR' });
+      expect(ErrorBody.safeParse(content.examples[code].value).success).toBe(false);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
-import { ErrorBody } from '../errors.ts';
-import type { Operation } from '../operation.ts';
+import { ENVELOPE_SCHEMAS } from '../envelopes.ts';
+import { envelopeOf, type Operation } from '../operation.ts';
 import { type OpenApiDocument, parameterExamples } from './build.ts';
 import { errorExample, errorsByStatus } from './errors.ts';
 import type { JsonObject } from './schemas.ts';
@@ -55,7 +55,9 @@ export function checkOperation(op: Operation): string[] {
     if (op.responses[status])
       say(`status ${status} is both in responses and in errors (${codes.join(', ')})`);
     for (const code of codes) {
-      if (!ErrorBody.safeParse(errorExample(code)).success) say(`error example ${code} is not an Error body`);
+      const envelope = envelopeOf(op);
+      if (!ENVELOPE_SCHEMAS[envelope].safeParse(errorExample(code, envelope)).success)
+        say(`error example ${code} is not a ${envelope} error body`);
     }
   }
 

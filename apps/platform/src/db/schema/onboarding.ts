@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { OnboardingAddress } from '../../onboarding/address.ts';
+import type { OnboardingAddress } from '@stream/contracts/apis/partner/onboarding-locations';
 import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 import { orgs, partners } from './partners.ts';
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import type { TestPlatform } from '../../test/platform.ts';
 import { signingKeys } from '../db/schema/index.ts';
-import { ensureSigningKey, rotateSigningKey } from './keys.ts';
-import { requestAccessToken, startWithPartner, type TestPartner } from './testing.ts';
+import { ensureSigningKey, rotateSigningKey } from '../auth/keys.ts';
+import { requestAccessToken, startWithPartner, type TestPartner } from '../auth/testing.ts';
 
 let platform: TestPlatform;
 let partner: TestPartner;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getJwks } from '@stream/contracts/apis/partner/index';
 import { mount } from '../http/route.ts';
-import { publishedKeys } from './keys.ts';
+import { publishedKeys } from '../auth/keys.ts';
 
 /** GET /.well-known/jwks.json */
 export function registerJwksRoute(app: FastifyInstance): void {

@@ -3,33 +3,20 @@
  * into the Partner API's onboarding address: ISO 3166-1 country, ISO 3166-2 region
  * (`US-CA`), normalised postal code and a one-line `formatted_address`. Pure; tested with a table.
  */
+import type { PartnerLocationAddress } from '@stream/contracts/apis/become-a-pos/locations';
+import type { OnboardingAddress } from '@stream/contracts/apis/partner/onboarding-locations';
 
-export interface PartnerAddress {
-  address_line_1?: string | null | undefined;
-  address_line_2?: string | null | undefined;
+/**
+ * What a partner may send, read liberally: the contracts' `PartnerLocationAddress` fields, each
+ * optional and nullable, plus what some partners add (a third line, coordinates).
+ */
+export type PartnerAddress = {
+  [K in keyof PartnerLocationAddress]?: string | null | undefined;
+} & {
   address_line_3?: string | null | undefined;
-  city?: string | null | undefined;
-  state?: string | null | undefined;
-  postal_code?: string | null | undefined;
-  country?: string | null | undefined;
   latitude?: number | null | undefined;
   longitude?: number | null | undefined;
-}
-
-export interface OnboardingAddress {
-  formatted_address: string;
-  address_line_1: string | null;
-  address_line_2: string | null;
-  address_line_3: string | null;
-  postal_code: string | null;
-  locality: string | null;
-  /** ISO 3166-2 (`US-CA`), or null when the region is missing or not recognised. */
-  administrative_district_level_1: string | null;
-  /** ISO 3166-1 alpha-2 (`US`), or null when missing or not recognised. */
-  country: string | null;
-  latitude: number | null;
-  longitude: number | null;
-}
+};
 
 const US_STATES: Record<string, string> = {
   AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',

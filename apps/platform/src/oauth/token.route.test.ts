@@ -6,7 +6,7 @@ import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { refreshTokens, tokenFamilies } from '../db/schema/index.ts';
 import { sha256Hex } from '../http/secrets.ts';
-import { requestAccessToken, testPartner, type ClientCredentials } from './testing.ts';
+import { requestAccessToken, testPartner, type ClientCredentials } from '../auth/testing.ts';
 
 let platform: TestPlatform;
 let creds: Awaited<ReturnType<TestPlatform['partner']>>;

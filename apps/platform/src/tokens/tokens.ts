@@ -7,7 +7,7 @@ import { newId } from '../db/ids.ts';
 import { apiClients } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { newSecret, sha256Hex } from '../http/secrets.ts';
-import { findVisibleOrg } from './orgs.ts';
+import { findVisibleOrg } from '../onboarding/orgs.ts';
 
 /*
  * A partner token IS an API client limited to one org: its id is the client_id, its secret the

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requestToken } from '@stream/contracts/apis/partner/index';
 import { mount } from '../http/route.ts';
-import { exchangeToken } from './grants.ts';
+import { exchangeToken } from '../auth/grants.ts';
 
 /** POST /oauth/token */
 export function registerOAuthTokenRoute(app: FastifyInstance): void {

@@ -4,6 +4,7 @@ import type { CreateOrgRequest } from '@stream/contracts/apis/partner/index';
 import type { PartnerAuth } from '../auth/bearer.ts';
 import { recordLifecycle } from '../billing/lifecycle.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
 import { orgs, users } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -22,14 +23,6 @@ export async function findVisibleOrg(db: DbOrTx, auth: PartnerAuth, orgId: strin
     .where(and(eq(orgs.id, orgId), eq(orgs.partnerId, auth.partnerId)));
   if (!org) throw notFound('organisation');
   return org;
-}
-
-/** PostgreSQL unique_violation, through drizzle's error wrapping (both drivers). */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 const alreadyExists = (providerId: string) =>

@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorEnvelope } from '@stream/contracts/envelopes';
+import { API_DOCS, type ApiDoc, type Operation } from '@stream/contracts/operation';
+import { installErrorHandler, noRouteMessage, sendError } from '@stream/contracts/server/scope';
+
+/** One API served by the platform: its envelope and the operations mounted in its scope. */
+export interface ApiScope {
+  api: ApiDoc;
+  envelope: ErrorEnvelope;
+  operations: Operation[];
+}
+
+/**
+ * A capability: the routes under one first path segment (`/tokens`, `/onboarding`), served from the
+ * folder of that name (`apps/platform/src/tokens/`). Registered as a Fastify scope with that prefix,
+ * so `mount` refuses an operation whose path lies elsewhere.
+ */
+export interface Capability {
+  prefix: string;
+  register(scope: FastifyInstance): void | Promise<void>;
+}
+
+export function defineCapability(
+  prefix: string,
+  register: (scope: FastifyInstance) => void | Promise<void>,
+): Capability {
+  if (!/^\/[^/]+$/.test(prefix)) throw new Error(`A capability prefix is one path segment: ${prefix}`);
+  return { prefix, register };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The API scope this instance belongs to (undefined outside every API). */
+    apiScope?: ApiScope;
+  }
+  interface FastifyContextConfig {
+    /** The envelope of a mounted operation's errors (`envelopeOf(op)`). */
+    envelope?: ErrorEnvelope;
+  }
+}
+
+/**
+ * Serves one API in its own Fastify scope: its error handler answers every error of its routes in
+ * the API's envelope (`API_DOCS[api].envelope`, or the operation's own), and each capability is a
+ * child scope with the API's not-found handler for its prefix. Request ids, body parsing and input
+ * hygiene stay common (`createHttpServer`).
+ */
+export async function registerApi(
+  app: FastifyInstance,
+  api: ApiDoc,
+  capabilities: readonly Capability[],
+): Promise<void> {
+  const scope: ApiScope = { api, envelope: API_DOCS[api].envelope, operations: [] };
+  for (const { prefix } of capabilities) {
+    const owner = app.apiPrefixes.get(prefix);
+    if (owner) throw new Error(`${prefix} is already served by the ${owner.api} API`);
+    app.apiPrefixes.set(prefix, scope);
+  }
+  await app.register(async (apiApp) => {
+    apiApp.decorate('apiScope', scope);
+    installErrorHandler(apiApp, {
+      envelope: (req) => req.routeOptions.config?.envelope ?? scope.envelope,
+      internalMessage: (id) => `Something went wrong on our side; quote ${id} to support.`,
+    });
+    for (const capability of capabilities) {
+      await apiApp.register(
+        async (capApp) => {
+          capApp.setNotFoundHandler((req, reply) => answerNotFound(app, req, reply));
+          await capability.register(capApp);
+        },
+        { prefix: capability.prefix },
+      );
+    }
+  });
+}
+
+/** The API scope a URL belongs to, by its first path segment. */
+export function apiScopeOf(app: FastifyInstance, url: string): ApiScope | undefined {
+  const first = /^\/[^/?#]*/.exec(url)?.[0];
+  return first ? app.apiPrefixes.get(first) : undefined;
+}
+
+export function envelopeForUrl(app: FastifyInstance, url: string): ErrorEnvelope {
+  return apiScopeOf(app, url)?.envelope ?? 'stream';
+}
+
+/** Whether a concrete path matches an operation's path template. */
+function matchesTemplate(template: string, path: string): boolean {
+  const a = template.split('/');
+  const b = path.split('/');
+  return a.length === b.length && a.every((seg, i) => (/^\{[^}]+\}$/.test(seg) ? b[i] !== '' : seg === b[i]));
+}
+
+/**
+ * No route for this method and path. 404 `not_found` in the envelope of the API the path belongs
+ * to; the hosted APIs (whose spec lists it) answer 405 `method_not_allowed` with `Allow` when the
+ * path exists with other methods. The Partner API keeps its 404.
+ */
+export function answerNotFound(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = req.url.split('?')[0] ?? '/';
+  const scope = apiScopeOf(app, path);
+  const envelope = scope?.envelope ?? 'stream';
+  if (scope && envelope === 'hosted') {
+    const allowed = [
+      ...new Set(scope.operations.filter((op) => matchesTemplate(op.path, path)).map((op) => op.method)),
+    ];
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, envelope, 405, {
+        code: 'method_not_allowed',
+        message: `${req.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+      });
+    }
+  }
+  return sendError(reply, envelope, 404, { code: 'not_found', message: noRouteMessage(req) });
+}

@@ -1,0 +1,150 @@
+/**
+ * The Fastify plumbing the platform and the sandbox share (the sandbox cannot import the platform;
+ * both import the contracts). Only types come from Fastify: this module adds no runtime dependency
+ * to the contracts package.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { envelopeBody, type ErrorEnvelope, type ErrorFacts } from '../envelopes.ts';
+import { CodedError, type ErrorDetail } from '../errors.ts';
+import { parseFormBody, parseJsonBody, refuseUnstorableText } from './input.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The exact bytes of a JSON or form body, for HMAC verification. */
+    rawBody?: Buffer;
+  }
+}
+
+/**
+ * Replaces a scope's body parsers: JSON (`application/json`, `application/*+json`) and forms, each
+ * keeping the raw bytes on `req.rawBody` for signatures and refusing text PostgreSQL cannot store.
+ */
+export function installBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    ['application/json', 'application/*+json'],
+    { parseAs: 'buffer' },
+    (req, body, done) => {
+      req.rawBody = body as Buffer;
+      try {
+        done(null, parseJsonBody(body as Buffer));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    },
+  );
+  // OAuth clients often post token requests as a form.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
+    req.rawBody = body as Buffer;
+    try {
+      done(null, parseFormBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+}
+
+/** Refuses query and path parameters PostgreSQL cannot store (an `onRequest` hook's work). */
+export function refuseUnstorableUrl(req: FastifyRequest): void {
+  refuseUnstorableText(req.params, 'params');
+  refuseUnstorableText(req.query, 'query');
+}
+
+/** A Fastify schema validation error (Zod issues through fastify-type-provider-zod, or Ajv's). */
+interface ValidationError {
+  validation: { instancePath?: string; message?: string }[];
+  validationContext?: string;
+}
+function isValidationError(err: unknown): err is ValidationError {
+  return Array.isArray((err as { validation?: unknown }).validation);
+}
+
+/** What an error thrown anywhere in a request answers: its status and the facts its envelope wraps. */
+export function describeError(
+  err: FastifyError | Error,
+  bodyLimit: number,
+): (ErrorFacts & { status: number }) | undefined {
+  const facts = (status: number, code: string, message: string, details?: ErrorDetail[]) => ({
+    status,
+    code,
+    message,
+    ...(details ? { details } : {}),
+  });
+  if (err instanceof CodedError) return facts(err.status, err.code, err.message, err.details);
+  if (isValidationError(err)) {
+    const where = err.validationContext ?? 'body';
+    const details = err.validation.map((v) => ({
+      path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.') : ''}`,
+      message: v.message ?? 'is invalid',
+    }));
+    const first = details[0];
+    return facts(
+      400,
+      'validation_failed',
+      first ? `${first.path}: ${first.message}` : 'The request is invalid.',
+      details,
+    );
+  }
+  const { code, statusCode } = err as FastifyError;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return facts(413, 'payload_too_large', `The body is larger than the ${bodyLimit} byte limit.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return facts(415, 'unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return facts(400, 'invalid_json', 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return facts(400, 'invalid_json', 'Content-Length does not match the body.');
+  }
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return facts(statusCode, statusCode === 404 ? 'not_found' : 'validation_failed', err.message);
+  }
+  return undefined; // unexpected: a 500
+}
+
+/** Sends `facts` in `envelope`, with the request id (also the `X-Request-Id` header). */
+export function sendError(
+  reply: FastifyReply,
+  envelope: ErrorEnvelope,
+  status: number,
+  facts: ErrorFacts,
+): FastifyReply {
+  return reply
+    .header('x-request-id', reply.request.id)
+    .status(status)
+    .send(envelopeBody(envelope, { ...facts, requestId: reply.request.id }));
+}
+
+/**
+ * Gives a scope its error handler: every error (a `CodedError`, a validation, parse, size or
+ * routing error) answers in `envelope`; anything unexpected is logged with the request id and
+ * answered 500 `internal_error` with `internalMessage`, never a stack trace.
+ */
+export function installErrorHandler(
+  app: FastifyInstance,
+  opts: {
+    /** The scope's envelope, or a function of the request (an operation may override its API's). */
+    envelope: ErrorEnvelope | ((req: FastifyRequest) => ErrorEnvelope);
+    internalMessage: (requestId: string) => string;
+    logMessage?: string;
+  },
+): void {
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  const envelopeOf =
+    typeof opts.envelope === 'function' ? opts.envelope : () => opts.envelope as ErrorEnvelope;
+  app.setErrorHandler((err: FastifyError | Error, req, reply) => {
+    const known = describeError(err, bodyLimit);
+    if (known) return sendError(reply, envelopeOf(req), known.status, known);
+    req.log.error({ err }, opts.logMessage ?? 'unhandled error');
+    return sendError(reply, envelopeOf(req), 500, {
+      code: 'internal_error',
+      message: opts.internalMessage(req.id),
+    });
+  });
+}
+
+/** The sentence of a 404 for a request: `There is no GET /x route.` */
+export function noRouteMessage(req: FastifyRequest, what = 'There is no'): string {
+  return `${what} ${req.method} ${req.url.split('?')[0]} route.`;
+}
