@@ -2,3 +2,4 @@ export * from './common.ts';
 export * from './errors.ts';
 export * from './operation.ts';
 export * from './apis/index.ts';
+export * from './states.ts';

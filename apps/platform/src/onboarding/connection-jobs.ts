@@ -7,7 +7,7 @@ import type { Backoff } from '../jobs/backoff.ts';
 import { defineJobKind, PermanentJobError, type Job } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import { markConnected, moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
-import type { IntegrationStatus } from './integration-states.ts';
+import type { IntegrationStatus } from '@stream/contracts/states';
 import { withMerchantToken } from './merchant-tokens.ts';
 import { changeConnection } from './partner-client.ts';
 

@@ -6,14 +6,13 @@ import { ApiError } from '../http/errors.ts';
 import { decrypt, encrypt } from '../http/secrets.ts';
 import { findPartner } from '../partners/service.ts';
 import { bindingsOfIntegration, moveBindings } from './bindings.ts';
-import { INTEGRATION_STATES, type IntegrationStatus } from './integration-states.ts';
+import { INTEGRATION_STATES, statesLeadingTo, type IntegrationStatus } from '@stream/contracts/states';
 import {
   PartnerCallError,
   exchangeToken,
   type MerchantTokenAnswer,
   type PartnerTarget,
 } from './partner-client.ts';
-import { statesLeadingTo } from './state-machine.ts';
 
 /**
  * The merchant tokens a POS or DSP issued the platform, stored encrypted on the integration.
