@@ -16,12 +16,12 @@ export const INTEGRATION_STATES = defineStateMachine({
   ],
   initial: 'pending',
   states: {
-    pending: 'Created; the merchant has not opened `entry_url` yet.',
-    waiting_for_oauth:
-      "The merchant's browser was sent to the partner's login; the platform awaits the code.",
-    active: "Code exchanged: the platform holds the merchant's tokens and can call the partner.",
-    needs_reconnection: 'The partner rejected a token refresh; the merchant must log in again.',
-    deprovisioned: 'Deleted; its tokens are no longer used (final).',
+    pending: 'Created; nobody opened `entry_url` yet.',
+    waiting_for_oauth: "The merchant is at the partner's login; opening `entry_url` again starts over.",
+    active: 'Stream holds working merchant tokens, and refreshes them by itself.',
+    needs_reconnection:
+      'The partner no longer accepts the grant; `status_reason` says why. The merchant must log in again.',
+    deprovisioned: 'Deleted. Final.',
   },
   transitions: [
     { from: 'pending', to: 'waiting_for_oauth', cause: 'merchant opens entry_url' },
@@ -50,11 +50,12 @@ export const BINDING_STATES = defineStateMachine({
   ],
   initial: 'pending',
   states: {
-    pending: 'Bound; the platform is connecting the location at the POS and the store at the DSP.',
-    APPROVED: 'Both partners accepted the connection: orders can flow.',
-    needs_reconnection: 'A connection call gave up or a merchant grant was rejected; `reason` says which.',
-    waiting_for_deprovision: 'An integration was deleted; the platform is deleting the connection.',
-    deprovisioned: 'The connection is gone (final).',
+    pending: 'Stream is connecting the location at the POS and the store at the DSP.',
+    APPROVED: "Live: both partners accepted the connection, and the store's orders go to the location.",
+    needs_reconnection:
+      "Not live: a connection call gave up or a partner refused the merchant's grant; `reason` says which.",
+    waiting_for_deprovision: 'The POS or DSP integration was deleted; Stream is deleting the connection.',
+    deprovisioned: 'Gone. Final: binding the pair again makes a new binding.',
   },
   transitions: [
     { from: 'pending', to: 'APPROVED', cause: 'POS and DSP both connected' },
@@ -79,10 +80,10 @@ export const ORG_LOCATION_STATES = defineStateMachine({
   ],
   initial: 'pending',
   states: {
-    pending: 'Ingested; no DSP binding of it is `APPROVED`.',
-    active: 'At least one DSP binding is `APPROVED`.',
-    waiting_for_deprovision: 'Its POS integration was deleted; the platform is disconnecting it at the POS.',
-    deprovisioned: 'Disconnected; ingesting it again brings it back.',
+    pending: 'Ingested; no `APPROVED` binding (yet, or any more).',
+    active: 'At least one `APPROVED` binding: orders for it can arrive.',
+    waiting_for_deprovision: 'Its POS integration was deleted; Stream is disconnecting it at the POS.',
+    deprovisioned: 'Disconnected. Ingesting it again brings it back `pending`.',
   },
   transitions: [
     { from: 'pending', to: 'active', cause: 'a binding APPROVED' },
