@@ -1,16 +1,11 @@
 /**
  * Prints, as JSON, what the guides' generated tables read from `@stream/contracts`: API documents,
- * error codes, operations and enums. Run through tsx by the `contract-data` plugin (Docusaurus'
+ * error codes, operations, enums and state machines. Run through tsx by the `contract-data` plugin (Docusaurus'
  * config loader cannot load the contracts' ES modules itself).
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import * as contracts from '@stream/contracts';
 import type { ContractData } from './contract-data.ts';
-
-const PLATFORM_SRC = join(import.meta.dirname, '../../platform/src');
 
 interface EnumLike {
   options: readonly string[];
@@ -23,34 +18,18 @@ function isEnum(value: unknown): value is EnumLike {
   return typeof v?.meta === 'function' && v._zod?.def?.type === 'enum' && Array.isArray(v.options);
 }
 
-interface MachineLike {
-  name: string;
-  states: readonly string[];
-  transitions: Record<string, readonly string[]>;
-}
-
-function isMachine(value: unknown): value is MachineLike {
-  const v = value as Partial<MachineLike> | undefined;
-  return typeof v?.name === 'string' && Array.isArray(v.states) && typeof v.transitions === 'object';
-}
-
-/** Every state machine the platform writes down (`defineStateMachine` in a `*-states.ts` file), by name. */
-async function collectStateMachines(): Promise<ContractData['stateMachines']> {
-  const files = readdirSync(PLATFORM_SRC, { recursive: true, encoding: 'utf8' }).filter((f) =>
-    f.endsWith('-states.ts'),
+/** Every state machine of the contracts (`STATE_MACHINES`), by name: states with their meaning, moves with their cause. */
+function collectStateMachines(): ContractData['stateMachines'] {
+  return Object.fromEntries(
+    contracts.STATE_MACHINES.map((m) => [
+      m.name,
+      {
+        initial: m.initial,
+        states: m.states.map((name) => ({ name, meaning: m.meaning[name] ?? '' })),
+        transitions: m.transitions.map(({ from, to, cause }) => ({ from, to, cause })),
+      },
+    ]),
   );
-  const machines: ContractData['stateMachines'] = {};
-  for (const file of files.sort()) {
-    const mod = (await import(pathToFileURL(join(PLATFORM_SRC, file)).href)) as Record<string, unknown>;
-    for (const value of Object.values(mod)) {
-      if (!isMachine(value)) continue;
-      machines[value.name] = {
-        states: [...value.states],
-        transitions: Object.fromEntries(Object.entries(value.transitions).map(([k, v]) => [k, [...v]])),
-      };
-    }
-  }
-  return machines;
 }
 
 export async function collectContractData(mod: Record<string, unknown> = contracts): Promise<ContractData> {
@@ -84,7 +63,7 @@ export async function collectContractData(mod: Record<string, unknown> = contrac
     errors: { ...contracts.ERROR_CODES },
     operations,
     enums,
-    stateMachines: await collectStateMachines(),
+    stateMachines: collectStateMachines(),
   };
 }
 

@@ -22,8 +22,15 @@ export interface ContractData {
     }
   >;
   enums: Record<string, { description?: string; values: string[] }>;
-  /** The platform's state machines (apps/platform/src/**\/*-states.ts), by name. */
-  stateMachines: Record<string, { states: string[]; transitions: Record<string, string[]> }>;
+  /** The state machines of the contracts (`STATE_MACHINES`), by name. */
+  stateMachines: Record<string, StateMachineData>;
+}
+
+/** One state machine: its states in declaration order (the first drawn first) and its allowed moves. */
+export interface StateMachineData {
+  initial: string;
+  states: { name: string; meaning: string }[];
+  transitions: { from: string; to: string; cause: string }[];
 }
 
 /**
@@ -45,10 +52,7 @@ export default function contractDataPlugin(): Plugin {
       await actions.createData('contracts.json', JSON.stringify(content as ContractData));
     },
     getPathsToWatch() {
-      return [
-        path.join(__dirname, '../../../packages/contracts/src/**/*.ts'),
-        path.join(__dirname, '../../platform/src/**/*-states.ts'),
-      ];
+      return [path.join(__dirname, '../../../packages/contracts/src/**/*.ts')];
     },
   };
 }

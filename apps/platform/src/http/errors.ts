@@ -1,4 +1,5 @@
 import { CodedError } from '@stream/contracts/errors';
+import { transitionRefusal, type StateMachine } from '@stream/contracts/states';
 
 export { errorBody } from '@stream/contracts/errors';
 
@@ -7,3 +8,13 @@ export class ApiError extends CodedError {}
 
 export const notFound = (what: string) =>
   new ApiError('not_found', `No ${what} with that id is visible to you.`);
+
+/**
+ * Returns `to` when the contracts' machine allows the move from `from`, else throws the 409
+ * `invalid_transition` the caller answers with (its details list the moves allowed from `from`).
+ */
+export function transition<S extends string>(m: StateMachine<S>, from: S, to: S): S {
+  const refused = transitionRefusal(m, from, to);
+  if (refused) throw new ApiError('invalid_transition', refused.message, refused.details);
+  return to;
+}

@@ -1,15 +1,14 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { recordLifecycle } from '../billing/lifecycle.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { locationBindings, orgLocations } from '../db/schema/index.ts';
 import {
   BINDING_STATES,
   ORG_LOCATION_STATES,
-  locationStatusFromBindings,
+  statesLeadingTo,
   type BindingStatus,
   type OrgLocationStatus,
-} from './location-states.ts';
-import { statesLeadingTo } from './state-machine.ts';
+} from '@stream/contracts/states';
+import { recordLifecycle } from '../billing/lifecycle.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { locationBindings, orgLocations } from '../db/schema/index.ts';
 
 /**
  * Status changes of bindings and org locations. Every change goes through here so the guards
@@ -18,6 +17,25 @@ import { statesLeadingTo } from './state-machine.ts';
 
 export type Binding = typeof locationBindings.$inferSelect;
 export type OrgLocation = typeof orgLocations.$inferSelect;
+
+/**
+ * Bindings that still hold their DSP store (a second bind of the same store is a 409); the partial
+ * unique indexes of `location_bindings` list the same states.
+ */
+export const LIVE_BINDING_STATES: readonly BindingStatus[] = ['pending', 'APPROVED', 'needs_reconnection'];
+
+/**
+ * What an org location's status should be given its bindings: active while any binding is
+ * APPROVED, else pending. Deprovisioning is driven by the POS integration, not by bindings, so a
+ * location on its way out keeps its status.
+ */
+export function locationStatusFromBindings(
+  current: OrgLocationStatus,
+  bindings: readonly BindingStatus[],
+): OrgLocationStatus {
+  if (current === 'waiting_for_deprovision' || current === 'deprovisioned') return current;
+  return bindings.includes('APPROVED') ? 'active' : 'pending';
+}
 
 /**
  * Moves the bindings matching `where` that may become `to` (others are left alone), then brings

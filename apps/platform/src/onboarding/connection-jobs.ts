@@ -8,7 +8,7 @@ import type { Backoff } from '../jobs/backoff.ts';
 import { defineJobKind, PermanentJobError, type Job } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import { markConnected, moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
-import type { IntegrationStatus } from './integration-states.ts';
+import type { IntegrationStatus } from '@stream/contracts/states';
 import { PARTNER_OPERATIONS } from '../connectors/index.ts';
 import { merchant } from './merchant.ts';
 

@@ -1,19 +1,18 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CreateIntegrationRequest, Onboarding } from '@stream/contracts/apis/partner/onboarding';
+import { INTEGRATION_STATES, ORG_LOCATION_STATES, statesLeadingTo } from '@stream/contracts/states';
 import type { PartnerAuth } from '../auth/bearer.ts';
 import { recordLifecycle } from '../billing/lifecycle.ts';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { integrations, orgLocations, orgs, partners } from '../db/schema/index.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, notFound, transition } from '../http/errors.ts';
 import { findPartner } from '../partners/service.ts';
 import { findVisibleOrg } from './orgs.ts';
 import { bindingsOfIntegration, moveBindings, moveLocation } from './bindings.ts';
 import { enqueueConnect, enqueueDisconnect } from './connection-jobs.ts';
-import { ORG_LOCATION_STATES } from './location-states.ts';
-import { INTEGRATION_STATES } from './integration-states.ts';
 import {
   PartnerCallError,
   UnusableAnswerError,
@@ -26,7 +25,6 @@ import {
   type Integration,
 } from '../connectors/index.ts';
 import { entryToken, isEntryToken, newNonce, readState, signState } from './oauth-state.ts';
-import { statesLeadingTo, transition } from './state-machine.ts';
 
 /** Integrations: create, read, connect (browser or headless), delete. Routes stay thin over these. */
 

@@ -14,11 +14,16 @@ import { newId } from '../db/ids.ts';
 import { locationBindings, orgLocations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { findVisibleOrg } from './orgs.ts';
-import { moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
+import {
+  LIVE_BINDING_STATES,
+  moveBindings,
+  moveLocation,
+  type Binding,
+  type OrgLocation,
+} from './bindings.ts';
 import { enqueueConnect } from './connection-jobs.ts';
 import { normaliseAddress } from '../shared/address.ts';
 import { assertActive, findVisibleIntegration, type Integration } from './integrations.ts';
-import { LIVE_BINDING_STATES } from './location-states.ts';
 import { merchant } from './merchant.ts';
 import {
   PARTNER_OPERATIONS,

@@ -1,10 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { INTEGRATION_STATES, statesLeadingTo } from '@stream/contracts/states';
 import { merchantConnector, type Integration } from '../connectors/index.ts';
 import type { AppContext } from '../context.ts';
 import { integrations } from '../db/schema/index.ts';
 import { bindingsOfIntegration, moveBindings } from './bindings.ts';
-import { INTEGRATION_STATES } from './integration-states.ts';
-import { statesLeadingTo } from './state-machine.ts';
 
 /**
  * Onboarding's policy for a merchant grant a partner refused: the integration (when active) and

@@ -1,51 +1,53 @@
+import { IntegrationStatus } from '@stream/contracts/apis/partner/onboarding';
+import { BindingStatus, OrgLocationStatus } from '@stream/contracts/apis/partner/onboarding-locations';
+import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from '@stream/contracts/states';
 import { describe, expect, it } from 'vitest';
-import { INTEGRATION_STATES } from './integration-states.ts';
-import { BINDING_STATES, ORG_LOCATION_STATES, locationStatusFromBindings } from './location-states.ts';
-import { canTransition, statesLeadingTo, transition } from './state-machine.ts';
-import { ApiError } from '../http/errors.ts';
+import { integrations, locationBindings, orgLocations } from '../db/schema/index.ts';
+import { ApiError, transition } from '../http/errors.ts';
+import { LIVE_BINDING_STATES, locationStatusFromBindings } from './bindings.ts';
 
-describe('integration states', () => {
+describe('each status list is the one of its contracts machine', () => {
   it.each([
-    ['pending', 'waiting_for_oauth', true],
-    ['pending', 'active', true],
-    ['waiting_for_oauth', 'active', true],
-    ['waiting_for_oauth', 'waiting_for_oauth', true],
-    ['active', 'active', false],
-    ['active', 'waiting_for_oauth', false],
-    ['active', 'needs_reconnection', true],
-    ['needs_reconnection', 'active', true],
-    ['deprovisioned', 'active', false],
-    ['deprovisioned', 'deprovisioned', false],
-  ] as const)('%s -> %s allowed: %s', (from, to, ok) => {
-    expect(canTransition(INTEGRATION_STATES, from, to)).toBe(ok);
-  });
-
-  it('refuses a transition with invalid_transition (409)', () => {
-    try {
-      transition(INTEGRATION_STATES, 'deprovisioned', 'active');
-      expect.unreachable();
-    } catch (err) {
-      expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).code).toBe('invalid_transition');
-      expect((err as ApiError).status).toBe(409);
-    }
-  });
-
-  it('lists every state in the transition table, and only known targets', () => {
-    for (const m of [INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES]) {
-      expect(Object.keys(m.transitions).sort()).toEqual([...m.states].sort());
-      for (const targets of Object.values<readonly string[]>(m.transitions)) {
-        for (const t of targets) expect(m.states).toContain(t);
-      }
-    }
+    ['integration', INTEGRATION_STATES.states, IntegrationStatus.options, integrations.status.enumValues],
+    ['bound location', BINDING_STATES.states, BindingStatus.options, locationBindings.status.enumValues],
+    ['org location', ORG_LOCATION_STATES.states, OrgLocationStatus.options, orgLocations.status.enumValues],
+  ] as const)('%s: machine, contract enum and database column agree', (_, machine, contract, column) => {
+    expect(contract).toEqual(machine);
+    expect(column).toEqual(machine);
   });
 });
 
-describe('binding and location states', () => {
-  it('only pending becomes APPROVED', () => {
-    expect(statesLeadingTo(BINDING_STATES, 'APPROVED')).toEqual(['pending']);
+describe('transition (the 409 every route answers for a move the machine refuses)', () => {
+  it.each([
+    ['pending', 'active'],
+    ['waiting_for_oauth', 'waiting_for_oauth'],
+    ['needs_reconnection', 'deprovisioned'],
+  ] as const)('lets %s become %s', (from, to) => {
+    expect(transition(INTEGRATION_STATES, from, to)).toBe(to);
   });
 
+  it.each([
+    ['active', 'active', 'allowed from active: needs_reconnection, deprovisioned'],
+    ['active', 'waiting_for_oauth', 'allowed from active: needs_reconnection, deprovisioned'],
+    ['deprovisioned', 'deprovisioned', 'allowed from deprovisioned: none'],
+  ] as const)('refuses %s -> %s with invalid_transition, listing %j', (from, to, allowed) => {
+    let thrown: unknown;
+    try {
+      transition(INTEGRATION_STATES, from, to);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect(thrown).toMatchObject({
+      code: 'invalid_transition',
+      status: 409,
+      message: `The integration is ${from}; it cannot become ${to}.`,
+      details: [{ path: 'status', message: allowed }],
+    });
+  });
+});
+
+describe('org location status from its bindings', () => {
   it.each([
     ['pending', ['pending'], 'pending'],
     ['pending', ['pending', 'APPROVED'], 'active'],
@@ -55,5 +57,11 @@ describe('binding and location states', () => {
     ['deprovisioned', ['APPROVED'], 'deprovisioned'],
   ] as const)('location %s with bindings %j is %s', (current, bindings, expected) => {
     expect(locationStatusFromBindings(current, bindings)).toBe(expected);
+  });
+
+  it('counts as live the bindings that have not started deprovisioning', () => {
+    expect(LIVE_BINDING_STATES).toEqual(
+      BINDING_STATES.states.filter((s) => s !== 'waiting_for_deprovision' && s !== 'deprovisioned'),
+    );
   });
 });

@@ -4,8 +4,8 @@
  */
 import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
-import Mermaid from '@theme/Mermaid';
 import { contracts } from '@site/src/contracts';
+import Diagram from '@site/src/components/StateDiagram';
 
 function fail(message: string): never {
   // Thrown during the build (server rendering), so a guide naming a missing contract fails it.
@@ -171,54 +171,21 @@ export function OperationTable({
 
 function machine(name: string) {
   return (
-    contracts.stateMachines[name] ?? fail(`no state machine "${name}" in apps/platform/src/**/*-states.ts`)
+    contracts.stateMachines[name] ?? fail(`no state machine "${name}" in STATE_MACHINES of @stream/contracts`)
   );
 }
 
 /**
- * A state machine of the platform as a Mermaid state diagram: the states and allowed transitions the
- * code enforces (anything else answers 409 `invalid_transition`). The first state is the initial one.
+ * A state machine of the contracts drawn as a diagram: its states and the moves the platform allows,
+ * each labelled with its cause (anything else answers 409 `invalid_transition`), then what each state
+ * means unless `meanings={false}`.
  */
-export function StateDiagram({ machine: name }: { machine: string }): ReactNode {
-  const m = machine(name);
-  const lines = ['stateDiagram-v2', `  [*] --> ${m.states[0]}`];
-  for (const from of m.states) {
-    for (const to of m.transitions[from] ?? []) lines.push(`  ${from} --> ${to}`);
-    if ((m.transitions[from] ?? []).length === 0) lines.push(`  ${from} --> [*]`);
-  }
-  return <Mermaid value={lines.join('\n')} />;
-}
-
-/** The same state machine as a table: each state and the states it may move to. */
-export function TransitionTable({ machine: name }: { machine: string }): ReactNode {
-  const m = machine(name);
-  return (
-    <table className="contract-table">
-      <thead>
-        <tr>
-          <th>State</th>
-          <th>May become</th>
-        </tr>
-      </thead>
-      <tbody>
-        {m.states.map((state) => (
-          <tr key={state}>
-            <td>
-              <code>{state}</code>
-            </td>
-            <td>
-              {(m.transitions[state] ?? []).length === 0
-                ? 'Nothing: final.'
-                : (m.transitions[state] ?? []).map((to, i) => (
-                    <span key={to}>
-                      {i > 0 && ', '}
-                      <code>{to}</code>
-                    </span>
-                  ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+export function StateDiagram({
+  machine: name,
+  meanings,
+}: {
+  machine: string;
+  meanings?: boolean;
+}): ReactNode {
+  return <Diagram name={name} machine={machine(name)} meanings={meanings} />;
 }

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from '@stream/contracts/states';
 import type { OnboardingAddress } from '@stream/contracts/apis/partner/onboarding-locations';
 import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 import { orgs, partners } from './partners.ts';
 
 /**
  * One merchant's OAuth grant to one POS or DSP, made on behalf of a white-label partner's org
- * (the Partner API's "onboarding"). Statuses and moves: `onboarding/integration-states.ts`.
+ * (the Partner API's "onboarding"). Statuses and moves: `INTEGRATION_STATES`
+ * (packages/contracts/src/states/onboarding.ts).
  */
 export const integrations = pgTable(
   'integrations',
@@ -18,9 +20,7 @@ export const integrations = pgTable(
     type: text('type', { enum: ['pos', 'dsp'] }).notNull(),
     /** The POS or DSP partner the merchant connects (its slug is the integration's `source`). */
     sourcePartnerId: ref('source_partner_id', () => partners.id),
-    status: text('status', {
-      enum: ['pending', 'waiting_for_oauth', 'active', 'needs_reconnection', 'deprovisioned'],
-    }).notNull(),
+    status: text('status', { enum: INTEGRATION_STATES.states }).notNull(),
     statusReason: text('status_reason'),
     returnUrl: text('return_url').notNull(),
     /** Nonce of the one OAuth round trip in flight (in the signed `state`); cleared when used. */
@@ -41,7 +41,7 @@ export const integrations = pgTable(
   (t) => [index('integrations_partner_org').on(t.partnerId, t.orgId)],
 );
 
-/** A POS location ingested into an org. Statuses: `onboarding/location-states.ts`. */
+/** A POS location ingested into an org. Statuses and moves: `ORG_LOCATION_STATES` (contracts). */
 export const orgLocations = pgTable(
   'org_locations',
   {
@@ -57,9 +57,7 @@ export const orgLocations = pgTable(
     /** The normalised onboarding address (ISO country and region, formatted line). */
     address: jsonb('address').$type<OnboardingAddress>().notNull(),
     timezone: text('timezone'),
-    status: text('status', {
-      enum: ['pending', 'active', 'waiting_for_deprovision', 'deprovisioned'],
-    }).notNull(),
+    status: text('status', { enum: ORG_LOCATION_STATES.states }).notNull(),
     statusReason: text('status_reason'),
     changeTime: timestamptz('change_time').notNull().defaultNow(),
     createdAt: createdAt(),
@@ -74,7 +72,7 @@ export const orgLocations = pgTable(
 
 /**
  * One POS org location bound to one DSP store (an entry of the org location's `dsps[]`).
- * Statuses: `onboarding/location-states.ts`. Partial unique indexes make the 409s race-free:
+ * Statuses and moves: `BINDING_STATES` (contracts). Partial unique indexes make the 409s race-free:
  * a live binding holds its DSP store, and a location holds one live binding per DSP.
  */
 export const locationBindings = pgTable(
@@ -89,9 +87,7 @@ export const locationBindings = pgTable(
     dspPartnerId: ref('dsp_partner_id', () => partners.id),
     dspProviderId: text('dsp_provider_id').notNull(),
     dspStoreName: text('dsp_store_name').notNull(),
-    status: text('status', {
-      enum: ['pending', 'APPROVED', 'needs_reconnection', 'waiting_for_deprovision', 'deprovisioned'],
-    }).notNull(),
+    status: text('status', { enum: BINDING_STATES.states }).notNull(),
     statusReason: text('status_reason'),
     /** Which of the two connection calls succeeded for the current round (both: APPROVED). */
     posConnected: boolean('pos_connected').notNull().default(false),

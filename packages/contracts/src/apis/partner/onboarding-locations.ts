@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
-import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, statusEnum } from './shared.ts';
+import { statusEnum } from '../../states/machine.ts';
+import { BINDING_STATES, ORG_LOCATION_STATES } from '../../states/onboarding.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
 
 /** Locations of an onboarding: list the partner's, ingest POS ones into the org, bind them to DSP stores. */
 
@@ -61,15 +63,8 @@ export const IngestedLocations = z
   })
   .meta({ id: 'IngestedLocations' });
 
-export const BindingStatus = statusEnum(
-  'BindingStatus',
-  ['pending', 'APPROVED', 'needs_reconnection', 'waiting_for_deprovision', 'deprovisioned'],
-  [
-    '`pending` until the POS and the DSP both accepted the connection, then `APPROVED`. A connection that',
-    'keeps failing, or a merchant grant the partner no longer accepts, gives `needs_reconnection` (see `reason`).',
-    'Deleting either integration: `waiting_for_deprovision` while the connection is deleted, then `deprovisioned`.',
-  ],
-);
+/** A binding's status; the machine is `BINDING_STATES`. */
+export const BindingStatus = statusEnum(BINDING_STATES);
 
 export const BindLocationsRequest = z
   .object({
@@ -107,14 +102,8 @@ export const BoundLocationList = z
   .object({ locations: z.array(BoundLocation) })
   .meta({ id: 'BoundLocationList' });
 
-export const OrgLocationStatus = statusEnum(
-  'OrgLocationStatus',
-  ['pending', 'active', 'waiting_for_deprovision', 'deprovisioned'],
-  [
-    '`active` while at least one DSP binding is `APPROVED`, else `pending`.',
-    'Deleting the POS integration: `waiting_for_deprovision`, then `deprovisioned`.',
-  ],
-);
+/** An org location's status; the machine is `ORG_LOCATION_STATES`. */
+export const OrgLocationStatus = statusEnum(ORG_LOCATION_STATES);
 
 export const OrgLocationDsp = z
   .object({

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
-import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, statusEnum } from './shared.ts';
+import { statusEnum } from '../../states/machine.ts';
+import { INTEGRATION_STATES } from '../../states/onboarding.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
 
 /**
  * Merchant onboarding over OAuth (Partner API, platform.md sections 3 and 7): an integration is one
@@ -13,15 +15,8 @@ export const IntegrationType = z
   .enum(['pos', 'dsp'])
   .meta({ id: 'IntegrationType', description: 'Whether the merchant connects a POS or a DSP.' });
 
-export const IntegrationStatus = statusEnum(
-  'IntegrationStatus',
-  ['pending', 'waiting_for_oauth', 'active', 'needs_reconnection', 'deprovisioned'],
-  [
-    '`pending` (created) → `waiting_for_oauth` (the merchant opened `entry_url`) → `active` (code exchanged).',
-    '`active` → `needs_reconnection` when the partner rejects a token refresh; reconnect through `entry_url`',
-    'or `PUT` a new code. `DELETE` → `deprovisioned` (final). Any other move answers 409 `invalid_transition`.',
-  ],
-);
+/** The integration's status; the machine (states, moves, their causes) is `INTEGRATION_STATES`. */
+export const IntegrationStatus = statusEnum(INTEGRATION_STATES);
 
 export const Onboarding = z
   .object({

@@ -9,13 +9,6 @@ export const Id = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id such as org_8d2f1a7c9b3e4f5a6b7c8d9e');
 
-/** A named status enum; `moves` (one paragraph, a sentence or so a line) says how a status changes. */
-export const statusEnum = <const T extends readonly [string, ...string[]]>(
-  id: string,
-  values: T,
-  moves: readonly string[],
-) => z.enum(values).meta({ id, description: moves.join(' ') });
-
 /** Errors any operation with a JSON body can answer before its handler runs. */
 export const BODY_ERRORS = [
   'invalid_json',
