@@ -10,7 +10,7 @@ Commands:
   serve                   migrate, then serve the platform on PORT (default 8080)
   migrate                 apply pending database migrations
   partners create         register a partner; prints its credentials once
-  partners list           list partners (no secrets)
+  partners list           list partners, without secrets (except the sandbox partners')
   partners rotate-secret  replace a partner's client and/or webhook secret
   keys rotate             sign Partner API tokens with a new key from now on
 Run "stream-platform <command> --help" for a command's options; "stream-platform --version"

@@ -183,7 +183,7 @@ function banner(created: SandboxCredentials[]): string {
   return [
     rule,
     'Sandbox partners registered. Their secrets are printed this once;',
-    '`stream-platform partners list` shows them again (sandbox partners only).',
+    "`stream-platform partners list` shows them again (it shows no other partner's secrets).",
     ...rows,
     rule,
     '',

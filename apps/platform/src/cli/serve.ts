@@ -44,8 +44,17 @@ export async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
-  platform = await startPlatform(loadConfig());
+  const config = loadConfig();
+  platform = await startPlatform(config);
   platform.app.log.info({ url: platform.url }, 'stream platform listening');
+  if (config.databaseUrl && !process.env.PUBLIC_URL) {
+    // Tokens name their issuer (PUBLIC_URL): processes on other ports would refuse each other's.
+    platform.app.log.warn(
+      { publicUrl: platform.app.ctx.config.publicUrl },
+      'PUBLIC_URL is not set: tokens are issued for this port only. Give every process sharing this ' +
+        "database the same PUBLIC_URL (and ENCRYPTION_KEY), or they reject each other's tokens.",
+    );
+  }
   if (draining) stop(platform, draining); // signalled while starting
 }
 
