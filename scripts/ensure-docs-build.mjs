@@ -86,9 +86,21 @@ export function isBuildFresh(root = ROOT) {
 
 /** The build's child processes running now, for {@link stopDocsBuild}. */
 const children = new Set();
+let stopRequested = false;
 
-/** Stops a build in progress (a signal reached `npm start`): its commands get `signal`, the build fails. */
+class BuildStopped extends Error {}
+/** Throws once a stop was requested: a stopped build is never swapped in, whatever its steps answered. */
+function checkStopped() {
+  if (stopRequested) throw new BuildStopped('the build was stopped');
+}
+
+/**
+ * Stops a build in progress (a signal reached `npm start`): its commands get `signal` and the build
+ * fails at once, leaving the previous build in place (docusaurus exits 0 on SIGTERM: its exit code
+ * cannot tell).
+ */
 export function stopDocsBuild(signal = 'SIGTERM') {
+  stopRequested = true;
   for (const child of children) child.kill(signal);
 }
 
@@ -101,9 +113,11 @@ function run(cmd, args, { output, ...opts }) {
     child.stdout?.on('data', (chunk) => output?.push(String(chunk)));
     child.stderr?.on('data', (chunk) => output?.push(String(chunk)));
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${[cmd, ...args].join(' ')} failed (${code ?? signal})`)),
-    );
+    child.on('exit', (code, signal) => {
+      if (stopRequested) reject(new BuildStopped('the build was stopped'));
+      else if (code === 0) resolve();
+      else reject(new Error(`${[cmd, ...args].join(' ')} failed (${code ?? signal})`));
+    });
   });
 }
 
@@ -121,6 +135,7 @@ async function precompress(dir) {
   const br = promisify(brotliCompress);
   const gz = promisify(gzip);
   for (const file of files) {
+    checkStopped();
     const data = readFileSync(join(dir, file));
     if (data.length < 1024) continue;
     const [b, g] = await Promise.all([
@@ -209,6 +224,7 @@ export async function ensureDocsBuild(opts = {}) {
     });
     log('docs: [3/3] compressing the build (brotli, gzip)');
     await precompress(next);
+    checkStopped();
     const ms = Date.now() - started;
     const stamp = { sourcesHash: hash, builtAt: new Date().toISOString(), buildMs: ms };
     writeFileSync(join(next, '.build-stamp.json'), JSON.stringify(stamp) + '\n');
