@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm start` runs this first. It builds the documentation site (the OpenAPI documents from the
-// contracts, then `docusaurus build`) only when apps/docs/build is missing or older than its sources,
+// `npm start` (scripts/start.mjs) runs this first. It builds the documentation site (the OpenAPI
+// documents from the contracts, then `docusaurus build`) only when apps/docs/build is missing or was
+// made from other sources (a content hash of them is kept in build/.build-stamp.json),
 // printing progress; later starts reuse the build. `--force` rebuilds anyway.
 // The browser tests import `ensureDocsBuild` so a test run reuses a fresh build too.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   existsSync,
@@ -23,60 +25,98 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DOCS_DIR = join(ROOT, 'apps/docs');
 export const BUILD_DIR = join(DOCS_DIR, 'build');
-const STAMP = join(BUILD_DIR, '.build-stamp.json');
 const LOCK = join(DOCS_DIR, '.build-lock');
 
-/** Everything the built site is made from: its own sources and the contracts it documents. */
+/**
+ * Everything the built site is made from: its own sources and the contracts it documents (with
+ * the state machines it draws). `filter` narrows a folder to the files that matter.
+ */
 const SOURCES = [
-  'apps/docs/docs',
-  'apps/docs/src',
-  'apps/docs/static',
-  'apps/docs/plugins',
-  'apps/docs/docusaurus.config.ts',
-  'apps/docs/sidebars.ts',
-  'apps/docs/package.json',
-  'packages/contracts/src',
-].map((p) => join(ROOT, p));
-/** Generated from the sources above, so their timestamps say nothing. */
-const GENERATED = [join(DOCS_DIR, 'static/openapi'), join(DOCS_DIR, 'src/generated')];
+  { path: 'apps/docs/docs' },
+  { path: 'apps/docs/src' },
+  { path: 'apps/docs/static' },
+  { path: 'apps/docs/plugins' },
+  { path: 'apps/docs/docusaurus.config.ts' },
+  { path: 'apps/docs/sidebars.ts' },
+  { path: 'apps/docs/package.json' },
+  { path: 'packages/contracts/src', filter: (file) => !file.endsWith('.test.ts') },
+];
+/** Generated from the sources above by the build itself (`npm run openapi`, the contract-data plugin). */
+const GENERATED = ['apps/docs/static/openapi', 'apps/docs/src/generated'];
 
-function newestMtime(path) {
-  if (!existsSync(path) || GENERATED.includes(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs; // a deleted file shows as a newer directory
-  for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules') continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
+/** The files of `path` (relative to `root`), sorted, without generated folders and node_modules. */
+function filesOf(root, path, filter = () => true) {
+  const abs = join(root, path);
+  if (!existsSync(abs) || GENERATED.includes(path)) return [];
+  if (!statSync(abs).isDirectory()) return filter(path) ? [path] : [];
+  return readdirSync(abs)
+    .filter((entry) => entry !== 'node_modules')
+    .sort()
+    .flatMap((entry) => filesOf(root, `${path}/${entry}`, filter));
+}
+
+/**
+ * A SHA-256 of the site's inputs: every source file's path and content. Timestamps play no part, so
+ * generating the OpenAPI documents into `static/` (which touches that folder), a fresh clone or a
+ * `touch` do not make the build stale; an edit, a new file or a deleted one do.
+ */
+export function sourcesHash(root = ROOT) {
+  const hash = createHash('sha256');
+  for (const { path, filter } of SOURCES) {
+    for (const file of filesOf(root, path, filter)) {
+      const content = readFileSync(join(root, file));
+      hash.update(`${file}\0${content.length}\0`).update(content);
+    }
   }
-  return newest;
+  return hash.digest('hex');
 }
 
-/** The newest modification time among the site's sources. */
-export function sourcesMtime() {
-  return Math.max(...SOURCES.map(newestMtime));
-}
-
-/** True when the build exists and no source changed since it was made. */
-export function isBuildFresh() {
-  if (!existsSync(STAMP) || !existsSync(join(BUILD_DIR, 'index.html'))) return false;
+/** True when the build exists and was made from the sources as they are now. */
+export function isBuildFresh(root = ROOT) {
+  const build = join(root, 'apps/docs/build');
+  const stamp = join(build, '.build-stamp.json');
+  if (!existsSync(stamp) || !existsSync(join(build, 'index.html'))) return false;
   try {
-    return JSON.parse(readFileSync(STAMP, 'utf8')).sourcesMtime >= sourcesMtime();
+    return JSON.parse(readFileSync(stamp, 'utf8')).sourcesHash === sourcesHash(root);
   } catch {
     return false;
   }
+}
+
+/** The build's child processes running now, for {@link stopDocsBuild}. */
+const children = new Set();
+let stopRequested = false;
+
+class BuildStopped extends Error {}
+/** Throws once a stop was requested: a stopped build is never swapped in, whatever its steps answered. */
+function checkStopped() {
+  if (stopRequested) throw new BuildStopped('the build was stopped');
+}
+
+/**
+ * Stops a build in progress (a signal reached `npm start`): its commands get `signal` and the build
+ * fails at once, leaving the previous build in place (docusaurus exits 0 on SIGTERM: its exit code
+ * cannot tell).
+ */
+export function stopDocsBuild(signal = 'SIGTERM') {
+  stopRequested = true;
+  for (const child of children) child.kill(signal);
 }
 
 /** Runs a command; with `stdio: 'pipe'` its output goes into `output` (for a test's error message). */
 function run(cmd, args, { output, ...opts }) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
     child.stdout?.on('data', (chunk) => output?.push(String(chunk)));
     child.stderr?.on('data', (chunk) => output?.push(String(chunk)));
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${[cmd, ...args].join(' ')} failed (${code ?? signal})`)),
-    );
+    child.on('exit', (code, signal) => {
+      if (stopRequested) reject(new BuildStopped('the build was stopped'));
+      else if (code === 0) resolve();
+      else reject(new Error(`${[cmd, ...args].join(' ')} failed (${code ?? signal})`));
+    });
   });
 }
 
@@ -94,6 +134,7 @@ async function precompress(dir) {
   const br = promisify(brotliCompress);
   const gz = promisify(gzip);
   for (const file of files) {
+    checkStopped();
     const data = readFileSync(join(dir, file));
     if (data.length < 1024) continue;
     const [b, g] = await Promise.all([
@@ -159,7 +200,7 @@ export async function ensureDocsBuild(opts = {}) {
   return withLock(async () => {
     if (!opts.force && isBuildFresh()) return { built: false, ms: 0 }; // built while we waited
     const started = Date.now();
-    const mtime = sourcesMtime();
+    const hash = sourcesHash();
     const reason = existsSync(join(BUILD_DIR, 'index.html')) ? 'sources changed' : 'no build yet';
     log(`docs: building the documentation site (${reason})`);
     log('docs: [1/3] generating the OpenAPI documents (npm run openapi)');
@@ -182,8 +223,9 @@ export async function ensureDocsBuild(opts = {}) {
     });
     log('docs: [3/3] compressing the build (brotli, gzip)');
     await precompress(next);
+    checkStopped();
     const ms = Date.now() - started;
-    const stamp = { sourcesMtime: mtime, builtAt: new Date().toISOString(), buildMs: ms };
+    const stamp = { sourcesHash: hash, builtAt: new Date().toISOString(), buildMs: ms };
     writeFileSync(join(next, '.build-stamp.json'), JSON.stringify(stamp) + '\n');
     const old = join(DOCS_DIR, '.docusaurus/build-old');
     rmSync(old, { recursive: true, force: true });

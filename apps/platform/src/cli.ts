@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { ApiError } from './http/errors.ts';
@@ -9,10 +10,11 @@ Commands:
   serve                   migrate, then serve the platform on PORT (default 8080)
   migrate                 apply pending database migrations
   partners create         register a partner; prints its credentials once
-  partners list           list partners (no secrets)
+  partners list           list partners, without secrets (except the sandbox partners')
   partners rotate-secret  replace a partner's client and/or webhook secret
   keys rotate             sign Partner API tokens with a new key from now on
-Run "stream-platform <command> --help" for a command's options.
+Run "stream-platform <command> --help" for a command's options; "stream-platform --version"
+prints the platform's version.
 
 Environment: PORT, HOST, DATA_DIR (default ./.data), DATABASE_URL (PostgreSQL; default embedded
 PGlite in DATA_DIR), PUBLIC_URL, ENCRYPTION_KEY, LOG_LEVEL.
@@ -28,7 +30,19 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => (await import('./cli/keys.ts')).keys,
 };
 
+/** The platform's version: apps/platform/package.json. */
+export function platformVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
 export async function main([command, ...rest]: string[]): Promise<void> {
+  if (command === '--version' || command === '-v' || command === 'version') {
+    console.log(platformVersion());
+    return;
+  }
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDir } from './db/lock.ts';
 
 /** Everything the platform reads from its environment, read in one place. */
 export interface Config {
@@ -19,6 +20,8 @@ export interface Config {
   /** AES-256-GCM key for secrets the platform must be able to read back (webhook secrets, partner OAuth secrets). */
   encryptionKey: Buffer;
   bodyLimit: number;
+  /** HTTP timeouts (ms): a client that is slow to send its request is cut off (408), an idle connection closed. */
+  http: HttpTimeouts;
   /** Mount the sandbox partners under /sandbox and register them on first start. */
   sandbox: boolean;
   worker: {
@@ -32,6 +35,15 @@ export interface Config {
   };
   /** Finished jobs and delivery attempts older than `days` are pruned every `intervalMs`; 0 days keeps all. */
   retention?: { days: number; intervalMs?: number };
+}
+
+export interface HttpTimeouts {
+  /** Longest time to receive a whole request (headers and body) from a client. */
+  requestTimeoutMs: number;
+  /** Longest time to receive the request headers. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after a response. */
+  keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,11 +69,35 @@ function encryptionKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
     return key;
   }
   const file = join(dataDir, 'encryption.key');
+  ensurePrivateDir(dataDir); // every start: the key and the database beside it are the owner's only
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
   return key;
+}
+
+/**
+ * Defaults: 10 s for headers (a few hundred bytes; slowloris trickles them), 30 s for a whole request
+ * (a 1 MiB body at ~35 KB/s), 5 s of keep-alive idleness (Node's default). Only receiving the
+ * request counts: a slow handler is not cut off.
+ */
+function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const timeouts = {
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000),
+    headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000),
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000),
+  };
+  for (const [name, value] of [
+    ['REQUEST_TIMEOUT_MS', timeouts.requestTimeoutMs],
+    ['HEADERS_TIMEOUT_MS', timeouts.headersTimeoutMs],
+    ['KEEP_ALIVE_TIMEOUT_MS', timeouts.keepAliveTimeoutMs],
+  ] as const) {
+    if (value === 0) throw new ConfigError(`${name} must be at least 1 (ms); 0 would disable the timeout`);
+  }
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
+  }
+  return timeouts;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -77,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     encryptionKey: encryptionKey(env, dataDir),
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024),
+    http: httpTimeouts(env),
     sandbox: env.SANDBOX !== 'off',
     worker: {
       pollMs: int(env, 'WORKER_POLL_MS', 250),

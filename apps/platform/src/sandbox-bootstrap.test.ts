@@ -12,7 +12,7 @@ import { loadConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { decrypt } from './http/secrets.ts';
 import { findPartner, listPartners, webhookSecretOf } from './partners/service.ts';
-import { ensureSandboxPartners, sandboxCredentials } from './sandbox-bootstrap.ts';
+import { ensureSandboxPartners, sandboxControlClients, sandboxCredentials } from './sandbox-bootstrap.ts';
 import { startPlatform } from './server.ts';
 
 /** A port nobody listens on right now, so the platform's PUBLIC_URL can be known before it starts. */
@@ -25,6 +25,9 @@ async function freePort(): Promise<number> {
 }
 
 const redirect = 'http://127.0.0.1:9/onboarding/callback';
+const basic = (c: { client_id: string; client_secret: string }) => ({
+  authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
+});
 
 /** The merchant OAuth flow against a mounted simulator, with the credentials stored on its partner row. */
 async function merchantTokens(platform: TestPlatform, slug: string, prefix: string) {
@@ -107,12 +110,59 @@ describe('sandbox partners mounted in the platform', () => {
       headers: { 'x-stream-signature': signature },
     });
     expect(res.status).toBe(204);
-    const received = await call('GET', `${platform.url}/sandbox/events/_sandbox/received`);
+    const [own] = await sandboxControlClients(db, config.encryptionKey, 'sandbox-events');
+    const received = await call('GET', `${platform.url}/sandbox/events/_sandbox/received`, {
+      headers: basic(own!),
+    });
     expect(received.body.received.at(-1)).toMatchObject({
       path: '/event',
       status: 204,
       notes: { signature: 'valid' },
     });
+  });
+
+  it('guards the control routes with the sandbox partner own credentials: 401 without, no other traffic shown', async () => {
+    const { config, db } = platform.app.ctx;
+    const pos = `${platform.url}/sandbox/pos/_sandbox`;
+    const [posOAuth, posClient] = await sandboxControlClients(db, config.encryptionKey, 'sandbox-pos');
+    const [dspOAuth] = await sandboxControlClients(db, config.encryptionKey, 'sandbox-dsp');
+    const [events] = await sandboxControlClients(db, config.encryptionKey, 'sandbox-events');
+    const stranger = await platform.partner({ kind: 'white_label' }); // a partner of this platform
+    await merchantTokens(platform, 'sandbox-pos', 'stream-pos'); // traffic for the POS to log
+    await merchantTokens(platform, 'sandbox-dsp', 'stream-dsp');
+
+    const refused = [
+      {},
+      basic(stranger),
+      { authorization: `Bearer ${stranger.client_secret}` },
+      basic(dspOAuth!), // the DSP simulator's credentials are not the POS's
+      basic(events!),
+      basic({ ...posOAuth!, client_secret: `${posOAuth!.client_secret}x` }),
+    ];
+    for (const headers of refused) {
+      for (const [method, path] of [
+        ['GET', '/received'],
+        ['POST', '/switches'],
+        ['GET', ''],
+      ] as const) {
+        const res = await call(method, `${pos}${path}`, {
+          headers,
+          ...(method === 'POST' ? { body: { fail_refresh: true } } : {}),
+        });
+        expect([res.status, res.body.error.code]).toEqual([401, 'invalid_client']);
+      }
+    }
+    // Its own credentials (the OAuth client it issued, or its Partner API client) work, and show
+    // the POS's traffic only: the DSP's token exchange is not in it.
+    for (const own of [posOAuth!, posClient!]) {
+      const switches = await call('GET', `${pos}/switches`, { headers: basic(own) });
+      expect([switches.status, switches.body.fail_refresh]).toEqual([200, false]); // nothing got through
+      const received = await call('GET', `${pos}/received`, { headers: basic(own) });
+      expect(received.status).toBe(200);
+      const paths = received.body.received.map((r: { path: string }) => r.path);
+      expect(paths).toEqual(expect.arrayContaining(['/stream-pos/v1/authorize', '/stream-pos/v1/token']));
+      expect(paths.every((p: string) => p.startsWith('/stream-pos/'))).toBe(true);
+    }
   });
 
   it('a second start on the same database reuses the partners, moves their base URLs and keeps tokens valid', async () => {

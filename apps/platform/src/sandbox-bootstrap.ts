@@ -144,6 +144,30 @@ export async function sandboxCredentials(
   };
 }
 
+/**
+ * What a mounted simulator's control routes (`/_sandbox/...`) accept as HTTP Basic: the sandbox
+ * partner's own credentials, i.e. the OAuth client it issued to Stream (`oauth_client_id` and
+ * `oauth_client_secret`; the POS and the DSP) and its Partner API client (`client_id` and
+ * `client_secret`; all three). Nobody else's: another partner cannot steer or read it.
+ */
+export async function sandboxControlClients(
+  db: DbOrTx,
+  key: Buffer,
+  slug: SandboxPartnerSpec['slug'],
+): Promise<{ client_id: string; client_secret: string }[]> {
+  const partner = await findPartner(db, slug);
+  const creds = partner && (await sandboxCredentials(db, key, partner));
+  if (!creds) return [];
+  return [
+    ...(creds.oauth_client_id && creds.oauth_client_secret
+      ? [{ client_id: creds.oauth_client_id, client_secret: creds.oauth_client_secret }]
+      : []),
+    ...(creds.client_id && creds.client_secret
+      ? [{ client_id: creds.client_id, client_secret: creds.client_secret }]
+      : []),
+  ];
+}
+
 function banner(created: SandboxCredentials[]): string {
   const rows = created.flatMap((c) => [
     `  ${c.slug} (${c.kind})  ${c.base_url ?? '(base URL set once the port is known)'}`,
@@ -159,7 +183,7 @@ function banner(created: SandboxCredentials[]): string {
   return [
     rule,
     'Sandbox partners registered. Their secrets are printed this once;',
-    '`stream-platform partners list` shows them again (sandbox partners only).',
+    "`stream-platform partners list` shows them again (it shows no other partner's secrets).",
     ...rows,
     rule,
     '',

@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildSandbox } from '@stream/sandbox';
 import { decrypt } from './http/secrets.ts';
 import { findPartner, webhookSecretOf } from './partners/service.ts';
-import { SANDBOX_PARTNERS, sandboxTokenSecret } from './sandbox-bootstrap.ts';
+import { SANDBOX_PARTNERS, sandboxControlClients, sandboxTokenSecret } from './sandbox-bootstrap.ts';
 
 /**
  * Mounts the sandbox POS, DSP and event provider under /sandbox/{pos,dsp,events}, each accepting
  * the OAuth client stored on its partner row and knowing its webhook secret. Run
  * `ensureSandboxPartners` first: a sandbox partner missing from the database is not mounted.
+ * Their control routes (`/_sandbox/...`) take that sandbox partner's credentials as HTTP Basic
+ * (`sandboxControlClients`, read on each control request, so a rotated secret applies at once).
  */
 export async function mountSandbox(app: FastifyInstance): Promise<void> {
   const { config, db } = app.ctx;
@@ -29,6 +31,7 @@ export async function mountSandbox(app: FastifyInstance): Promise<void> {
         tokenSecret,
         webhookSecret: webhookSecretOf(key, partner),
         platformUrl: () => config.publicUrl || undefined, // filled in after listen when PORT=0
+        controlClients: () => sandboxControlClients(db, key, spec.slug),
       }),
       { prefix: spec.path },
     );

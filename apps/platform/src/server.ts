@@ -35,7 +35,7 @@ export async function buildApp(
   /** Extra routes (tests mount test-only operations); runs after every capability is registered. */
   register?: (app: FastifyInstance) => void | Promise<void>,
 ): Promise<FastifyInstance> {
-  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
+  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, timeouts: config.http });
   const ctx: AppContext = { config, database, db: database.db, log: app.log };
   app.decorate('ctx', ctx);
   app.decorate('securityHandlers', new Map());

@@ -9,7 +9,8 @@ Runs a simulated partner on its own.
 Options (environment variable in brackets):
   --port N              port to listen on (default 7001 pos, 7002 dsp, 7003 events) [PORT]
   --host H              interface to listen on (default 127.0.0.1) [HOST]
-  --client-id ID        the OAuth client the platform uses (generated if absent) [SANDBOX_CLIENT_ID]
+  --client-id ID        the OAuth client the platform uses, also the control routes' HTTP Basic
+                        credentials (generated if absent) [SANDBOX_CLIENT_ID]
   --client-secret S     its secret (generated if absent) [SANDBOX_CLIENT_SECRET]
   --token-secret S      signs codes and tokens; keep it to keep tokens valid across restarts [SANDBOX_TOKEN_SECRET]
   --webhook-secret S    the partner's webhook secret on the platform [SANDBOX_WEBHOOK_SECRET]
@@ -101,8 +102,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const url = await app.listen({ port, host });
   const lines = [
     `sandbox ${kind} listening on ${url}`,
-    ...(kind === 'events' ? [] : [`  client_id:     ${clientId}`, `  client_secret: ${clientSecret}`]),
-    `  control:       ${url}/_sandbox (switches, received, connections)`,
+    `  client_id:     ${clientId}`,
+    `  client_secret: ${clientSecret}`,
+    `  control:       ${url}/_sandbox (switches, received, connections; HTTP Basic with the client above)`,
   ];
   if (generated.includes('token secret'))
     lines.push(

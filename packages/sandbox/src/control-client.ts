@@ -1,7 +1,18 @@
+import type { SandboxAccount, SandboxClient, SandboxKind } from './options.ts';
 import type { Connection, ReceivedRequest, Switches, SwitchesPatch } from './state.ts';
 
-/** Steers a running simulator over HTTP, for tests in any package. `baseUrl` is where it is mounted. */
+/** What `GET /_sandbox` answers. */
+export interface SandboxInfo {
+  kind: SandboxKind;
+  client_ids: string[];
+  platform_url: string | null;
+  accounts: SandboxAccount[];
+  switches: Switches;
+}
+
+/** Steers a running simulator over HTTP, for tests in any package. */
 export interface SandboxControl {
+  info(): Promise<SandboxInfo>;
   switches(patch: SwitchesPatch): Promise<Switches>;
   resetSwitches(): Promise<Switches>;
   received(filter?: { method?: string; path?: string }): Promise<ReceivedRequest[]>;
@@ -9,19 +20,28 @@ export interface SandboxControl {
   connections(): Promise<Connection[]>;
 }
 
-export function sandboxControl(baseUrl: string): SandboxControl {
+/**
+ * `baseUrl` is where the simulator is (mounted: `{platform}/sandbox/<kind>`); `credentials` one of
+ * its control clients (standalone: the client it issued; mounted: its OAuth client or the sandbox
+ * partner's own client), sent as HTTP Basic.
+ */
+export function sandboxControl(baseUrl: string, credentials: SandboxClient): SandboxControl {
   const base = `${baseUrl.replace(/\/$/, '')}/_sandbox`;
+  const authorization = `Basic ${Buffer.from(`${credentials.client_id}:${credentials.client_secret}`).toString('base64')}`;
   const send = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${base}${path}`, {
       method,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      headers: {
+        authorization,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
     return (res.status === 204 ? undefined : await res.json()) as T;
   };
   return {
+    info: () => send('GET', ''),
     switches: (patch) => send('POST', '/switches', patch),
     resetSwitches: () => send('DELETE', '/switches'),
     received: async (filter = {}) =>

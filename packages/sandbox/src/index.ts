@@ -11,7 +11,7 @@ import { SandboxState } from './state.ts';
 
 export * from './options.ts';
 export type { Switches, SwitchesPatch, ReceivedRequest, Connection } from './state.ts';
-export { sandboxControl, type SandboxControl } from './control-client.ts';
+export { sandboxControl, type SandboxControl, type SandboxInfo } from './control-client.ts';
 
 const REGISTER: Record<SandboxKind, (app: FastifyInstance, sim: Sim) => void> = {
   pos: registerPos,

@@ -47,11 +47,18 @@ export interface SandboxOptions {
   webhookSecret?: string;
   /** How many received requests `GET /_sandbox/received` keeps (oldest dropped first). Default 500. */
   receivedLimit?: number;
+  /**
+   * The credentials the control routes (`/_sandbox/...`) accept as HTTP Basic; default `clients`.
+   * A function is asked on every control request (credentials that can be rotated meanwhile).
+   */
+  controlClients?: SandboxClient[] | (() => SandboxClient[] | Promise<SandboxClient[]>);
 }
 
-export interface ResolvedOptions extends Required<Omit<SandboxOptions, 'platformUrl' | 'webhookSecret'>> {
+export interface ResolvedOptions
+  extends Required<Omit<SandboxOptions, 'platformUrl' | 'webhookSecret' | 'controlClients'>> {
   platformUrl: () => string | undefined;
   webhookSecret: string | undefined;
+  controlClients: () => SandboxClient[] | Promise<SandboxClient[]>;
 }
 
 const HOUR = 3_600_000;
@@ -71,6 +78,10 @@ export function resolveOptions(kind: SandboxKind, opts: SandboxOptions): Resolve
     },
     webhookSecret: opts.webhookSecret,
     receivedLimit: opts.receivedLimit ?? 500,
+    controlClients: () => {
+      const given = opts.controlClients ?? opts.clients;
+      return typeof given === 'function' ? given() : given;
+    },
   };
 }
 

@@ -19,6 +19,9 @@ const options: SandboxOptions = {
   webhookSecret: 'whsec_test',
 };
 const redirect = 'http://127.0.0.1:9/callback?keep=1';
+const basic = (c: { client_id: string; client_secret: string }) => ({
+  authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
+});
 
 const servers: FastifyInstance[] = [];
 async function start(kind: 'pos' | 'dsp' | 'events', opts: SandboxOptions = options): Promise<string> {
@@ -44,7 +47,7 @@ async function authorize(base: string, prefix: string, query: Record<string, str
 
 describe('sandbox POS', () => {
   let pos: string;
-  const control = () => sandboxControl(pos);
+  const control = () => sandboxControl(pos, client);
   beforeAll(async () => {
     pos = await start('pos');
   });
@@ -312,7 +315,10 @@ describe('sandbox POS', () => {
     });
     expect([huge.status, huge.body.error.code]).toEqual([413, 'payload_too_large']);
     expect((await call('GET', `${pos}/no/such/route`)).body.error.code).toBe('not_found');
-    const badSwitch = await call('POST', `${pos}/_sandbox/switches`, { body: { slow: 5 } });
+    const badSwitch = await call('POST', `${pos}/_sandbox/switches`, {
+      body: { slow: 5 },
+      headers: basic(client),
+    });
     expect([badSwitch.status, badSwitch.body.error.code]).toEqual([400, 'validation_failed']);
   });
 
@@ -326,6 +332,51 @@ describe('sandbox POS', () => {
     });
     expect(res.status).toBe(201);
     expect((await control().switches({})).slow_ms).toBe(20);
+  });
+});
+
+describe('sandbox control routes', () => {
+  it('need the simulator client credentials as HTTP Basic: anything else is 401 and changes nothing', async () => {
+    const pos = await start('pos');
+    const other = await start('pos', {
+      ...options,
+      clients: [{ client_id: 'other', client_secret: 'sbxsec_other' }],
+    });
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer sbxsec_test' },
+      basic({ ...client, client_secret: 'sbxsec_wrong' }),
+      basic({ client_id: 'other', client_secret: 'sbxsec_other' }), // another simulator's client
+      { authorization: 'Basic not-base64!' },
+    ];
+    for (const headers of attempts) {
+      for (const [method, path, body] of [
+        ['GET', '/_sandbox', undefined],
+        ['POST', '/_sandbox/switches', { fail_refresh: true }],
+        ['DELETE', '/_sandbox/switches', undefined],
+        ['GET', '/_sandbox/received', undefined],
+        ['DELETE', '/_sandbox/connections', undefined],
+      ] as const) {
+        const res = await call(method, `${pos}${path}`, { headers, ...(body ? { body } : {}) });
+        expect([path, headers.authorization, res.status, res.body.error.code]).toEqual([
+          path,
+          headers.authorization,
+          401,
+          'invalid_client',
+        ]);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+      }
+    }
+    const control = sandboxControl(pos, client);
+    expect((await control.info()).switches.fail_refresh).toBe(false); // no refused call got through
+    await control.switches({ fail_refresh: true });
+    expect((await control.info()).switches.fail_refresh).toBe(true);
+    // Each simulator's log is its own: the other one saw none of this.
+    await authorize(pos, 'stream-pos');
+    expect((await control.received()).map((r) => r.path)).toEqual(['/stream-pos/v1/authorize']);
+    expect(
+      await sandboxControl(other, { client_id: 'other', client_secret: 'sbxsec_other' }).received(),
+    ).toEqual([]);
   });
 });
 
@@ -355,7 +406,7 @@ describe('sandbox DSP', () => {
       (await call('POST', url, { token: access_token, body: { location_id: 'store-1001' } })).body.connected,
     ).toBe(true);
     expect(await state()).toEqual({ location_id: 'store-1001', connected: true });
-    await sandboxControl(dsp).switches({ connection_failures: 1 });
+    await sandboxControl(dsp, client).switches({ connection_failures: 1 });
     expect(
       (await call('DELETE', url, { token: access_token, body: { location_id: 'store-1001' } })).status,
     ).toBe(400);
@@ -402,7 +453,7 @@ describe('sandbox event provider', () => {
     const bad = await post(sign(event + ' '));
     expect([bad.status, bad.body.error.code]).toEqual([401, 'signature_mismatch']);
     expect((await post()).body.error.code).toBe('signature_missing');
-    const received = await sandboxControl(events).received({ path: '/event' });
+    const received = await sandboxControl(events, client).received({ path: '/event' });
     expect(received.map((r) => [r.status, r.notes?.signature])).toEqual([
       [204, 'valid'],
       [401, 'mismatch'],
@@ -412,15 +463,15 @@ describe('sandbox event provider', () => {
   });
 
   it('fails the next n events on demand', async () => {
-    await sandboxControl(events).switches({ event_failures: 1 });
+    await sandboxControl(events, client).switches({ event_failures: 1 });
     expect((await post(sign(event))).status).toBe(503);
     expect((await post(sign(event))).status).toBe(204);
   });
 
   it('records signatures as unchecked without a secret', async () => {
-    const open = await start('events', { clients: [], tokenSecret: 't' });
+    const open = await start('events', { clients: [], tokenSecret: 't', controlClients: [client] });
     expect((await call('POST', `${open}/event`, { body: event })).status).toBe(204);
-    expect((await sandboxControl(open).received())[0]!.notes).toEqual({ signature: 'unchecked' });
+    expect((await sandboxControl(open, client).received())[0]!.notes).toEqual({ signature: 'unchecked' });
   });
 });
 
@@ -432,6 +483,8 @@ describe('sandbox mounted under a prefix', () => {
     const base = `${await app.listen({ port: 0, host: '127.0.0.1' })}/sandbox/pos`;
     const back = await authorize(base, 'stream-pos');
     expect(back.searchParams.get('code')).toBeTruthy();
-    expect((await sandboxControl(base).received()).map((r) => r.path)).toEqual(['/stream-pos/v1/authorize']);
+    expect((await sandboxControl(base, client).received()).map((r) => r.path)).toEqual([
+      '/stream-pos/v1/authorize',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { newSecret, safeEqual } from '../http/secrets.ts';
@@ -63,7 +64,11 @@ export function registerAdmin(app: FastifyInstance): void {
   const { dataDir } = app.ctx.config;
   app.addHook('onListen', function (done) {
     const url = loopbackUrl(app.server.address() as AddressInfo);
-    if (url) {
+    if (!existsSync(dataDir)) {
+      // On PostgreSQL DATA_DIR may not exist (ENCRYPTION_KEY given): the CLI then goes to the
+      // database directly and needs no admin.json. PGlite always has its folder by now.
+      app.log.debug({ dataDir }, 'no DATA_DIR folder: admin.json not written');
+    } else if (url) {
       writeAdminEndpoint(dataDir, { url, token, pid: process.pid });
     } else {
       app.log.warn(

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -125,6 +125,7 @@ const lockPid = () => Number(readFileSync(join(dataDir, 'platform.lock'), 'utf8'
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'stream-cli-'));
+  chmodSync(dataDir, 0o755); // as a folder made by hand would be: the platform makes it private
   const { DATABASE_URL: serverUrl, ...inherited } = process.env;
   env = { ...inherited, DATA_DIR: dataDir, HOST: '127.0.0.1', SANDBOX: 'off', LOG_LEVEL: 'info' };
   if (serverUrl) {
@@ -271,6 +272,23 @@ describe('stream-platform CLI', () => {
       expect(second.stderr).toContain(`is in use by process ${server.child.pid}`);
       expect(lockPid()).toBe(server.child.pid);
       expect(adminEndpoint().pid).toBe(server.child.pid); // the refused serve left the admin file alone
+    },
+    SLOW,
+  );
+
+  it(
+    'keeps the data folder private (0700) and the files it writes there 0600',
+    async () => {
+      // PGlite writes its files 0666 whatever the umask: the folder's mode is what keeps them private.
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      const own = ['encryption.key', 'admin.json', ...(onPostgres ? [] : ['platform.lock'])];
+      for (const file of own) {
+        expect([file, statSync(join(dataDir, file)).mode & 0o777]).toEqual([file, 0o600]);
+      }
+      // Loosened by hand: the next start or command tightens it again.
+      chmodSync(dataDir, 0o755);
+      expect((await cli('partners', 'list')).code).toBe(0);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     },
     SLOW,
   );
@@ -443,6 +461,19 @@ describe('stream-platform CLI', () => {
         'brand-co',
         'late-events',
       ]);
+    },
+    SLOW,
+  );
+
+  it(
+    'answers --version (and -v) with the platform version',
+    async () => {
+      const { version } = JSON.parse(readFileSync(join(ROOT, 'apps/platform/package.json'), 'utf8'));
+      expect(version).toMatch(/^\d+\.\d+\.\d+/);
+      for (const flag of ['--version', '-v']) {
+        const run = await cli(flag);
+        expect([run.code, run.stdout, run.stderr]).toEqual([0, `${version}\n`, '']);
+      }
     },
     SLOW,
   );

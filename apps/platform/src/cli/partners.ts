@@ -17,7 +17,8 @@ export const PARTNERS_USAGE = `Usage:
                         user, onboarding, legacy_onboarding, sso, billing
       --oauth-client-*  the client credentials the partner issued to the platform (stored encrypted)
   stream-platform partners list
-      Prints every partner as JSON, without secrets.
+      Prints every partner as JSON, without its secrets, except the sandbox partners
+      (sandbox-pos, sandbox-dsp, sandbox-events), whose secrets it shows again.
   stream-platform partners rotate-secret --slug SLUG [--which client|webhook|both]
       Replaces the root client secret, the webhook secret, or both (default) and prints the new
       ones once. The old secrets stop working at once; rotating the client secret also revokes

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.ts';
-import { startPlatform } from '../server.ts';
+import { startPlatform, type RunningPlatform } from '../server.ts';
 import { parseFlags, printJson } from './args.ts';
 import { withCommands } from './backend.ts';
 
@@ -11,21 +11,19 @@ export const SERVE_USAGE = `Usage:
   stream-platform migrate
       Applies pending migrations (through the running server if one holds DATA_DIR).`;
 
-/** Serves until SIGTERM/SIGINT, then drains (requests, jobs), closes the database and exits 0. */
+/**
+ * Serves until SIGTERM/SIGINT, then drains (requests, jobs), closes the database and exits 0.
+ * The handlers are in place before the database opens: a signal during start-up stops the
+ * platform as soon as it has started (a second signal exits at once), never leaving the folder locked.
+ */
 export async function serve(args: string[]): Promise<void> {
   if (!parseFlags(args, [], SERVE_USAGE)) return console.log(SERVE_USAGE);
-  const platform = await startPlatform(loadConfig());
-  const log = platform.app.log;
-  log.info({ url: platform.url }, 'stream platform listening');
-  let draining = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (draining) {
-      log.warn({ signal }, 'second signal: exiting without draining');
-      process.exit(1);
-    }
-    draining = true;
+  let platform: RunningPlatform | undefined = undefined; // set once started
+  let draining: NodeJS.Signals | undefined;
+  const stop = (running: RunningPlatform, signal: NodeJS.Signals) => {
+    const log = running.app.log;
     log.info({ signal }, 'draining');
-    platform.stop().then(
+    running.stop().then(
       () => {
         log.info('stopped');
         process.exit(0);
@@ -36,8 +34,28 @@ export async function serve(args: string[]): Promise<void> {
       },
     );
   };
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (draining) {
+      platform?.app.log.warn({ signal }, 'second signal: exiting without draining');
+      process.exit(1);
+    }
+    draining = signal;
+    if (platform) stop(platform, signal);
+  };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  const config = loadConfig();
+  platform = await startPlatform(config);
+  platform.app.log.info({ url: platform.url }, 'stream platform listening');
+  if (config.databaseUrl && !process.env.PUBLIC_URL) {
+    // Tokens name their issuer (PUBLIC_URL): processes on other ports would refuse each other's.
+    platform.app.log.warn(
+      { publicUrl: platform.app.ctx.config.publicUrl },
+      'PUBLIC_URL is not set: tokens are issued for this port only. Give every process sharing this ' +
+        "database the same PUBLIC_URL (and ENCRYPTION_KEY), or they reject each other's tokens.",
+    );
+  }
+  if (draining) stop(platform, draining); // signalled while starting
 }
 
 export async function runMigrate(args: string[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -19,6 +19,17 @@ export class DataDirLockedError extends Error {
 }
 
 const LOCK_FILE = 'platform.lock';
+
+/**
+ * Creates `dir` readable by its owner only (0700) or, when it exists, makes it so again. The folder
+ * holds the database (PGlite writes its files 0666 less the umask: its WAL has tokens, e-mails,
+ * phones), the encryption key and the admin token; a private folder keeps every file in it private,
+ * whatever their own modes. Run on every start, so a folder made or loosened elsewhere is tightened.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -41,7 +52,7 @@ export function lockHolder(dataDir: string): number | undefined {
 
 /** Takes the folder's lock (clearing a stale one a dead process left); returns the release function. */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = join(dataDir, LOCK_FILE);
   for (let tries = 0; tries < 2; tries++) {
     try {

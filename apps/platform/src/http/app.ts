@@ -41,10 +41,25 @@ const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export function createHttpServer(opts: {
   logger: FastifyBaseLogger | false;
   bodyLimit: number;
+  /** Request, header and keep-alive timeouts (config.ts `HttpTimeouts`); Node's defaults when absent. */
+  timeouts?: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
 }): FastifyInstance {
+  const t = opts.timeouts;
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     bodyLimit: opts.bodyLimit,
+    // A client slow to send its request gets 408 and a closed connection; Node checks every
+    // connectionsCheckingInterval, so that is kept well under the shortest timeout.
+    ...(t && {
+      requestTimeout: t.requestTimeoutMs,
+      keepAliveTimeout: t.keepAliveTimeoutMs,
+      http: {
+        requestTimeout: t.requestTimeoutMs,
+        headersTimeout: t.headersTimeoutMs,
+        keepAliveTimeout: t.keepAliveTimeoutMs,
+        connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(t.headersTimeoutMs / 4))),
+      },
+    }),
     // Accept a caller's X-Request-Id when it is sane, so a partner can correlate; else mint one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

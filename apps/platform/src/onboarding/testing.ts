@@ -8,6 +8,7 @@ import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import { CONNECTION_BACKOFF } from './connection-jobs.ts';
+import { sandboxControlClients } from '../sandbox-bootstrap.ts';
 
 import { waitFor } from '../../test/wait.ts';
 
@@ -37,11 +38,17 @@ export async function startOnboardingWorld(): Promise<OnboardingWorld> {
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const platform = await startTestPlatform({ sandbox: true, port, publicUrl });
+  const { db, config } = platform.app.ctx;
+  const control = async (kind: 'pos' | 'dsp') =>
+    sandboxControl(
+      `${platform.url}/sandbox/${kind}`,
+      (await sandboxControlClients(db, config.encryptionKey, `sandbox-${kind}`))[0]!,
+    );
   return {
     platform,
     url: platform.url,
-    pos: sandboxControl(`${platform.url}/sandbox/pos`),
-    dsp: sandboxControl(`${platform.url}/sandbox/dsp`),
+    pos: await control('pos'),
+    dsp: await control('dsp'),
     stop: () => platform.stop(),
   };
 }
@@ -97,7 +104,7 @@ export async function sandboxCode(
   opts: { account?: string; redirectUri?: string } = {},
 ): Promise<string> {
   const base = `${world.url}/sandbox/${type}`;
-  const info = (await (await fetch(`${base}/_sandbox`)).json()) as { client_ids: string[] };
+  const info = await world[type].info();
   const url = new URL(`${base}/stream-${type}/v1/authorize`);
   url.searchParams.set('client_id', info.client_ids[0] ?? '');
   url.searchParams.set('response_type', 'code');
