@@ -106,7 +106,7 @@ describe('reusing the docs build (scripts/ensure-docs-build.mjs)', () => {
     write('apps/docs/static/img/logo.svg', '<svg/>');
     write('apps/docs/docusaurus.config.ts', 'export default {};\n');
     write('packages/contracts/src/errors.ts', 'export const ERROR_CODES = {};\n');
-    write('apps/platform/src/onboarding/location-states.ts', 'export const states = [];\n');
+    write('packages/contracts/src/states/onboarding.ts', 'export const machines = [];\n');
     write('apps/platform/src/server.ts', 'export {};\n');
     write('apps/docs/build/index.html', '<html></html>');
     write('apps/docs/build/.build-stamp.json', JSON.stringify({ sourcesHash: sourcesHash(root) }));
@@ -142,7 +142,7 @@ describe('reusing the docs build (scripts/ensure-docs-build.mjs)', () => {
       ['a contract edited', (r) => writeFileSync(join(r, 'packages/contracts/src/errors.ts'), '//\n')],
       [
         'a state machine edited',
-        (r) => writeFileSync(join(r, 'apps/platform/src/onboarding/location-states.ts'), '//\n'),
+        (r) => writeFileSync(join(r, 'packages/contracts/src/states/onboarding.ts'), '//\n'),
       ],
       ['a guide added', (r) => writeFileSync(join(r, 'apps/docs/docs/more.md'), '# More\n')],
       ['an image removed', (r) => rmSync(join(r, 'apps/docs/static/img/logo.svg'))],
