@@ -1,34 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { testDatabase } from '../../test/db.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { deliveryAttempts, jobs } from '../db/schema/index.ts';
-import { deliver } from '../connectors/http.ts';
-import { defineJobKind } from './kinds.ts';
+import { postJob } from './testing-worker.ts';
 import { enqueue } from './outbox.ts';
 import { startPartnerServer, waitFor, type PartnerServer } from './testing.ts';
 import { checkJobKinds, startWorker, type Worker } from './worker.ts';
 
-/** One POST of `{key, n}` to the URL; the partner decides how it goes. */
-const post = defineJobKind({
-  kind: 'test.sched.post',
-  payload: z.object({ url: z.string(), key: z.string().optional(), n: z.number() }),
-  maxAttempts: 10,
-  deadlineMs: 60_000,
-  backoff: { baseMs: 30, maxMs: 200 },
-  handle: async (job, ctx) => {
-    await deliver(ctx, {
-      method: 'POST',
-      url: job.payload.url,
-      body: { key: job.payload.key, n: job.payload.n },
-      job,
-    });
-  },
-});
+/** One POST of `{job, key, n}` to the URL; the partner decides how it goes. */
+const post = postJob;
 
 let database: Database;
 const workers: Worker[] = [];
@@ -180,7 +164,7 @@ describe('job kinds and payloads', () => {
         const [r] = await database.db.select().from(jobs).where(eq(jobs.id, id));
         return r!.status === 'dead' ? r : undefined;
       });
-      expect(row!.lastError).toMatch(/stored payload does not match the test\.sched\.post schema \(n:/);
+      expect(row!.lastError).toMatch(/stored payload does not match the test\.post schema \(n:/);
       expect(server.received).toHaveLength(0);
     } finally {
       await server.close();
