@@ -4,9 +4,10 @@ import type { CreatePartnerTokenRequest, PartnerToken } from '@stream/contracts/
 import type { PartnerAuth } from '../auth/bearer.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
-import { apiClients } from '../db/schema/index.ts';
+import { apiClients, orgs } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { newSecret, sha256Hex } from '../http/secrets.ts';
+import { prepared } from '../auth/prepared.ts';
 import { findVisibleOrg } from './orgs.ts';
 
 /*
@@ -26,20 +27,33 @@ export function toPartnerToken(client: ApiClient): PartnerToken {
   };
 }
 
-export async function listTokens(db: DbOrTx, auth: PartnerAuth, orgId: string): Promise<PartnerToken[]> {
-  const org = await findVisibleOrg(db, auth, orgId);
-  const rows = await db
-    .select()
-    .from(apiClients)
-    .where(
+/**
+ * The org (when the partner owns it) left-joined to its active tokens: one round trip answers
+ * both "is it visible?" (no row: 404) and the list (a row with no client: none).
+ */
+const orgWithTokens = prepared('tokens_list', (db, name) =>
+  db
+    .select({ orgId: orgs.id, client: apiClients })
+    .from(orgs)
+    .leftJoin(
+      apiClients,
       and(
-        eq(apiClients.partnerId, auth.partnerId),
-        eq(apiClients.orgId, org.id),
+        eq(apiClients.orgId, orgs.id),
+        eq(apiClients.partnerId, orgs.partnerId),
         isNull(apiClients.revokedAt),
       ),
     )
-    .orderBy(asc(apiClients.createdAt), asc(apiClients.id));
-  return rows.map(toPartnerToken);
+    .where(and(eq(orgs.id, sql.placeholder('orgId')), eq(orgs.partnerId, sql.placeholder('partnerId'))))
+    .orderBy(asc(apiClients.createdAt), asc(apiClients.id))
+    .prepare(name),
+);
+
+export async function listTokens(db: DbOrTx, auth: PartnerAuth, orgId: string): Promise<PartnerToken[]> {
+  // The visibility rule of findVisibleOrg, folded into the list query.
+  if (auth.orgId && auth.orgId !== orgId) throw notFound('organisation');
+  const rows = await orgWithTokens(db).execute({ orgId, partnerId: auth.partnerId });
+  if (!rows.length) throw notFound('organisation');
+  return rows.flatMap((r) => (r.client ? [toPartnerToken(r.client)] : []));
 }
 
 export async function createToken(
