@@ -13,6 +13,16 @@ export interface PartnerAuth {
   scopes: Scope[];
   /** The token family (`fam` claim): revoking it kills every token of one grant. */
   familyId: string;
+  /**
+   * Only on requests whose revocation check is folded into the service's own query (see
+   * `bearer.ts`, FOLDED_REVOCATION): the service reports the answer with `settleRevocation`.
+   */
+  revocation?: PendingRevocation;
+}
+
+/** Whether the token of one request is known to be live (unrevoked family and client). */
+export interface PendingRevocation {
+  state: 'unknown' | 'live' | 'revoked';
 }
 
 /** RFC 9068 access-token type, so no other JWT we might ever sign passes as one. */

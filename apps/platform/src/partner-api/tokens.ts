@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CreatePartnerTokenRequest, PartnerToken } from '@stream/contracts/apis/partner/index';
-import type { PartnerAuth } from '../auth/bearer.ts';
+import { settleRevocation, tokenLiveSql, type PartnerAuth } from '../auth/bearer.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { apiClients, orgs } from '../db/schema/index.ts';
@@ -28,13 +28,18 @@ export function toPartnerToken(client: ApiClient): PartnerToken {
 }
 
 /**
- * The org (when the partner owns it) left-joined to its active tokens: one round trip answers
- * both "is it visible?" (no row: 404) and the list (a row with no client: none).
+ * One round trip for the whole authenticated read: is the caller's token live (`tokenLiveSql`),
+ * is the org visible (the partner owns it; else no org id: 404), and its active tokens (a row
+ * with no client: none). Always at least one row.
  */
 const orgWithTokens = prepared('tokens_list', (db, name) =>
   db
-    .select({ orgId: orgs.id, client: apiClients })
-    .from(orgs)
+    .select({ live: tokenLiveSql(sql.placeholder('familyId')), orgId: orgs.id, client: apiClients })
+    .from(sql`(select 1) as one`)
+    .leftJoin(
+      orgs,
+      and(eq(orgs.id, sql.placeholder('orgId')), eq(orgs.partnerId, sql.placeholder('partnerId'))),
+    )
     .leftJoin(
       apiClients,
       and(
@@ -43,7 +48,6 @@ const orgWithTokens = prepared('tokens_list', (db, name) =>
         isNull(apiClients.revokedAt),
       ),
     )
-    .where(and(eq(orgs.id, sql.placeholder('orgId')), eq(orgs.partnerId, sql.placeholder('partnerId'))))
     .orderBy(asc(apiClients.createdAt), asc(apiClients.id))
     .prepare(name),
 );
@@ -51,8 +55,9 @@ const orgWithTokens = prepared('tokens_list', (db, name) =>
 export async function listTokens(db: DbOrTx, auth: PartnerAuth, orgId: string): Promise<PartnerToken[]> {
   // The visibility rule of findVisibleOrg, folded into the list query.
   if (auth.orgId && auth.orgId !== orgId) throw notFound('organisation');
-  const rows = await orgWithTokens(db).execute({ orgId, partnerId: auth.partnerId });
-  if (!rows.length) throw notFound('organisation');
+  const rows = await orgWithTokens(db).execute({ orgId, partnerId: auth.partnerId, familyId: auth.familyId });
+  settleRevocation(auth, rows[0]!.live);
+  if (!rows[0]!.orgId) throw notFound('organisation');
   return rows.flatMap((r) => (r.client ? [toPartnerToken(r.client)] : []));
 }
 
