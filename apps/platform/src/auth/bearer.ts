@@ -113,16 +113,20 @@ export function registerBearer(app: FastifyInstance): void {
     req.bearerHooks = true;
     done();
   });
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     const pending = req.auth?.revocation;
-    if (!pending) return payload;
-    if (pending.state === 'unknown') {
-      pending.state = (await isRevoked(ctx.db, req.auth!.familyId)) ? 'revoked' : 'live';
-    }
-    if (pending.state === 'live') return payload;
-    challenge(reply, 'invalid_token');
-    reply.status(401).header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify(errorBody('invalid_token', REVOKED_MESSAGE, req.id));
+    if (!pending || pending.state === 'live') return done(null, payload);
+    const answer = () => {
+      if (pending.state === 'live') return done(null, payload);
+      challenge(reply, 'invalid_token');
+      reply.status(401).header('content-type', 'application/json; charset=utf-8');
+      done(null, JSON.stringify(errorBody('invalid_token', REVOKED_MESSAGE, req.id)));
+    };
+    if (pending.state !== 'unknown') return answer();
+    isRevoked(ctx.db, req.auth!.familyId).then((revoked) => {
+      pending.state = revoked ? 'revoked' : 'live';
+      answer();
+    }, done);
   });
 
   app.securityHandlers.set('bearer', (security) => {

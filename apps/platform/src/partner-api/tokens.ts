@@ -16,7 +16,19 @@ import { findVisibleOrg } from './orgs.ts';
  */
 type ApiClient = typeof apiClients.$inferSelect;
 
-export function toPartnerToken(client: ApiClient): PartnerToken {
+/** The columns a partner token's wire form needs (never the secret's hash). */
+const tokenColumns = {
+  id: apiClients.id,
+  orgId: apiClients.orgId,
+  name: apiClients.name,
+  scopes: apiClients.scopes,
+  createdAt: apiClients.createdAt,
+  updatedAt: apiClients.updatedAt,
+};
+
+export function toPartnerToken(
+  client: Pick<ApiClient, 'id' | 'orgId' | 'name' | 'scopes' | 'createdAt' | 'updatedAt'>,
+): PartnerToken {
   return {
     _id: client.id,
     org_id: client.orgId!,
@@ -34,7 +46,7 @@ export function toPartnerToken(client: ApiClient): PartnerToken {
  */
 const orgWithTokens = prepared('tokens_list', (db, name) =>
   db
-    .select({ live: tokenLiveSql(sql.placeholder('familyId')), orgId: orgs.id, client: apiClients })
+    .select({ live: tokenLiveSql(sql.placeholder('familyId')), orgId: orgs.id, client: tokenColumns })
     .from(sql`(select 1) as one`)
     .leftJoin(
       orgs,
