@@ -89,6 +89,7 @@ async function run(databaseUrl: string | undefined) {
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
     }),
     port: 0,
     host: '127.0.0.1',
