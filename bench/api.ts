@@ -1,21 +1,25 @@
 /**
  * `npm run bench`: throughput and latency of POST /oauth/token and an authenticated GET /tokens,
- * against a bare Fastify JSON route as the baseline, all on 127.0.0.1. Prints a table and the
- * ratios to the baseline. Figures depend on the machine: compare runs on the same one.
- * Runs on PGlite; with DATABASE_URL on that PostgreSQL server (use a scratch database: it writes).
+ * against a bare Fastify JSON route as the baseline, all on 127.0.0.1, in one run. Prints a table
+ * and the ratios to the baseline, with the load average before and after (the figures depend on
+ * the machine and on what else runs on it: compare runs on the same one, and read the load).
+ * Runs on PGlite; with DATABASE_URL on that PostgreSQL server, in a scratch database the bench
+ * creates there and drops at the end (BENCH_DATABASE=reuse: in DATABASE_URL's database itself).
+ * BENCH_CONNECTIONS (default 16) and BENCH_SECONDS (default 10) tune the load.
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../apps/platform/src/config.ts';
 import { createPartner } from '../apps/platform/src/partners/service.ts';
 import { startPlatform } from '../apps/platform/src/server.ts';
+import { scratchDatabase } from './scratch-db.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 interface Row {
   name: string;
@@ -33,10 +37,30 @@ async function measure(name: string, opts: autocannon.Options): Promise<Row> {
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
 }
 
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 async function main() {
+  const scratch = await scratchDatabase(process.env.DATABASE_URL);
+  try {
+    await run(scratch?.url);
+  } finally {
+    await scratch?.drop();
+  }
+}
+
+async function run(databaseUrl: string | undefined) {
   const dataDir = mkdtempSync(join(tmpdir(), 'stream-bench-'));
+  const loadBefore = load();
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL }),
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
+    }),
     port: 0,
     host: '127.0.0.1',
     publicUrl: '',
@@ -98,7 +122,8 @@ async function main() {
     ];
     const base = rows[0]!;
     console.log(
-      `\n${CONNECTIONS} connections, ${DURATION} s each, driver ${platform.app.ctx.database.driver}\n`,
+      `\n${CONNECTIONS} connections, ${DURATION} s each, driver ${platform.app.ctx.database.driver}, ` +
+        `load average (1, 5, 15 min) ${loadBefore} before, ${load()} after, ${availableParallelism()} cores\n`,
     );
     console.log('| route | req/s | p50 ms | p99 ms | errors | throughput vs baseline |');
     console.log('|---|---:|---:|---:|---:|---:|');

@@ -11,6 +11,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL server; when absent the platform runs on PGlite in `dataDir`. */
   databaseUrl: string | undefined;
+  /** Connections of the `pg` pool (PostgreSQL only). */
+  databasePoolSize: number;
   /**
    * Base URL partners and browsers reach this platform at (entry URLs, menu download URLs).
    * PUBLIC_URL, else http://localhost:PORT (with PORT=0, filled in once the port is known).
@@ -47,6 +49,9 @@ export interface HttpTimeouts {
 }
 
 export class ConfigError extends Error {}
+
+/** See README (Configuration, Benchmarks): more connections did not raise throughput on 2 cores. */
+export const DEFAULT_POOL_SIZE = 10;
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -109,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE),
     publicUrl: (env.PUBLIC_URL || (port ? `http://localhost:${port}` : '')).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL || 'info',
     encryptionKey: encryptionKey(env, dataDir),

@@ -83,7 +83,12 @@ export async function startPlatform(
 ): Promise<RunningPlatform> {
   const logger = opts.logger ?? createLogger(config);
   const database =
-    opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    opts.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+    }));
   try {
     await migrate(database);
     const app = await buildApp(config, database, logger, opts.register);

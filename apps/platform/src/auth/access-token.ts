@@ -13,6 +13,16 @@ export interface PartnerAuth {
   scopes: Scope[];
   /** The token family (`fam` claim): revoking it kills every token of one grant. */
   familyId: string;
+  /**
+   * Only on requests whose revocation check is folded into the service's own query (see
+   * `bearer.ts`, FOLDED_REVOCATION): the service reports the answer with `settleRevocation`.
+   */
+  revocation?: PendingRevocation;
+}
+
+/** Whether the token of one request is known to be live (unrevoked family and client). */
+export interface PendingRevocation {
+  state: 'unknown' | 'live' | 'revoked';
 }
 
 /** RFC 9068 access-token type, so no other JWT we might ever sign passes as one. */
@@ -51,12 +61,77 @@ export class AccessTokenError extends Error {
   }
 }
 
+/**
+ * Access tokens whose signature, issuer, type and claims were already checked, by token string,
+ * with their `exp`. A token's validity apart from expiry and revocation is a pure function of its
+ * bytes and of the public key its `kid` names, and keys never change once written, so a hit is as
+ * good as a fresh ES256 verification in every process; expiry is checked on every hit and
+ * revocation is not cached at all (the bearer handler asks the database every time). Bounded:
+ * only tokens that passed verification enter, and the oldest entry leaves when it is full.
+ */
+export class VerifiedTokens {
+  private readonly entries = new Map<string, { auth: PartnerAuth; exp: number }>();
+
+  constructor(readonly capacity = 10_000) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The claims of a token verified before, or undefined; throws AccessTokenError('expired') once it has expired. */
+  get(token: string, nowSeconds = Math.floor(Date.now() / 1000)): PartnerAuth | undefined {
+    const hit = this.entries.get(token);
+    if (!hit) return undefined;
+    // jose's rule (no clock tolerance): expired when exp <= now.
+    if (hit.exp <= nowSeconds) {
+      this.entries.delete(token);
+      throw new AccessTokenError('expired');
+    }
+    return hit.auth;
+  }
+
+  set(token: string, auth: PartnerAuth, exp: number): void {
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(token, { auth, exp });
+  }
+}
+
+/**
+ * `verifyAccessToken` through a cache of tokens already verified (see VerifiedTokens): the
+ * ES256 check runs once per token and process, not once per request.
+ */
+export async function verifyAccessTokenCached(
+  cache: VerifiedTokens,
+  keys: SigningKeys,
+  issuer: string,
+  token: string,
+): Promise<PartnerAuth> {
+  const hit = cache.get(token);
+  if (hit) return hit;
+  const { auth, exp } = await verifyAccessTokenClaims(keys, issuer, token);
+  // One object serves every request bearing this token: no handler may change it.
+  Object.freeze(auth.scopes);
+  cache.set(token, Object.freeze(auth), exp);
+  return auth;
+}
+
 /** Checks signature, issuer, type and expiry; answers the claims. Revocation is the caller's check. */
 export async function verifyAccessToken(
   keys: SigningKeys,
   issuer: string,
   token: string,
 ): Promise<PartnerAuth> {
+  return (await verifyAccessTokenClaims(keys, issuer, token)).auth;
+}
+
+async function verifyAccessTokenClaims(
+  keys: SigningKeys,
+  issuer: string,
+  token: string,
+): Promise<{ auth: PartnerAuth; exp: number }> {
   let payload;
   try {
     ({ payload } = await jwtVerify(
@@ -73,22 +148,26 @@ export async function verifyAccessToken(
     if (err instanceof errors.JOSEError || err instanceof TypeError) throw new AccessTokenError('invalid');
     throw err;
   }
-  const { sub, partner_id, org_id, scope, fam } = payload;
+  const { sub, partner_id, org_id, scope, fam, exp } = payload;
   const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
   if (
     typeof sub !== 'string' ||
     typeof partner_id !== 'string' ||
     typeof fam !== 'string' ||
+    typeof exp !== 'number' ||
     (org_id !== undefined && typeof org_id !== 'string') ||
     !scopes.every((s) => Scope.safeParse(s).success)
   ) {
     throw new AccessTokenError('invalid');
   }
   return {
-    partnerId: partner_id,
-    clientId: sub,
-    orgId: org_id ?? null,
-    scopes: scopes as Scope[],
-    familyId: fam,
+    auth: {
+      partnerId: partner_id,
+      clientId: sub,
+      orgId: org_id ?? null,
+      scopes: scopes as Scope[],
+      familyId: fam,
+    },
+    exp,
   };
 }

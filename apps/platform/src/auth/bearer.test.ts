@@ -1,7 +1,9 @@
+import { eq, sql } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import type { TestPlatform } from '../../test/platform.ts';
+import { tokenFamilies } from '../db/schema/index.ts';
 import { signAccessToken, type PartnerAuth } from './access-token.ts';
 import { signingKeysFor } from './keys.ts';
 import { startWithPartner, type TestPartner } from './testing.ts';
@@ -127,5 +129,65 @@ describe('bearer security', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('insufficient_scope');
     expect(res.body.error.message).toContain('user');
+  });
+
+  it('answers 401 token_expired once a token it accepted before has expired', async () => {
+    const keys = signingKeysFor(platform.app.ctx.db, platform.config.encryptionKey);
+    const shortLived = await signAccessToken(
+      await keys.current(),
+      platform.config.publicUrl,
+      authOfToken(partner.token),
+      1,
+    );
+    expect((await bearer(shortLived)).status).toBe(200);
+    const { exp } = decodeJwt(shortLived);
+    await new Promise((r) => setTimeout(r, exp! * 1000 - Date.now() + 50));
+    const res = await bearer(shortLived);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('token_expired');
+  });
+});
+
+describe('bearer security after a revocation', () => {
+  const revokeFamilyOf = (token: string) =>
+    platform.app.ctx.db
+      .update(tokenFamilies)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(tokenFamilies.id, decodeJwt(token).fam as string));
+
+  it('refuses a token of a revoked family at once, whatever else is wrong with the request', async () => {
+    const token = await partner.tokenWith(['user', 'sso']);
+    const limited = await partner.tokenWith(['billing']);
+    const other = await partner.org();
+    expect((await bearer(token)).status).toBe(200);
+    expect((await bearer(limited)).status).toBe(403);
+    await revokeFamilyOf(token);
+    await revokeFamilyOf(limited);
+    const auth = (t: string) => ({ authorization: `Bearer ${t}` });
+    for (const [what, res] of [
+      ['the list', await bearer(token)],
+      ['another org', await call('GET', `${platform.url}/tokens?org_id=${other}`, { headers: auth(token) })],
+      [
+        'an unknown org',
+        await call('GET', `${platform.url}/tokens?org_id=org_nope`, { headers: auth(token) }),
+      ],
+      ['no org_id', await call('GET', `${platform.url}/tokens`, { headers: auth(token) })],
+      ['a missing scope', await bearer(limited)],
+      [
+        'a write',
+        await call('POST', `${platform.url}/tokens`, {
+          token,
+          body: { org_id: orgId, token_name: 'x', scopes: ['user'] },
+        }),
+      ],
+    ] as const) {
+      expect(res.status, what).toBe(401);
+      expect(res.body.error.code, what).toBe('invalid_token');
+      expect(res.headers.get('www-authenticate'), what).toBe(
+        'Bearer realm="partner-api", error="invalid_token"',
+      );
+    }
+    // Other tokens of the same client are other families: untouched.
+    expect((await bearer(partner.token)).status).toBe(200);
   });
 });

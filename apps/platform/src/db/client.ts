@@ -34,6 +34,7 @@ export interface OpenOptions {
   dataDir?: string;
   /** An already-open PGlite (tests clone a migrated snapshot into one). */
   pglite?: PGlite;
+  /** Connections of the `pg` pool (DATABASE_POOL_SIZE, default 10). */
   poolSize?: number;
 }
 

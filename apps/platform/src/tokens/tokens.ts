@@ -1,12 +1,13 @@
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CreatePartnerTokenRequest, PartnerToken } from '@stream/contracts/apis/partner/index';
-import type { PartnerAuth } from '../auth/bearer.ts';
+import { settleRevocation, tokenLiveSql, type PartnerAuth } from '../auth/bearer.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
-import { apiClients } from '../db/schema/index.ts';
+import { apiClients, orgs } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { newSecret, sha256Hex } from '../http/secrets.ts';
+import { prepared } from '../auth/prepared.ts';
 import { findVisibleOrg } from '../onboarding/orgs.ts';
 
 /*
@@ -15,7 +16,19 @@ import { findVisibleOrg } from '../onboarding/orgs.ts';
  */
 type ApiClient = typeof apiClients.$inferSelect;
 
-export function toPartnerToken(client: ApiClient): PartnerToken {
+/** The columns a partner token's wire form needs (never the secret's hash). */
+const tokenColumns = {
+  id: apiClients.id,
+  orgId: apiClients.orgId,
+  name: apiClients.name,
+  scopes: apiClients.scopes,
+  createdAt: apiClients.createdAt,
+  updatedAt: apiClients.updatedAt,
+};
+
+export function toPartnerToken(
+  client: Pick<ApiClient, 'id' | 'orgId' | 'name' | 'scopes' | 'createdAt' | 'updatedAt'>,
+): PartnerToken {
   return {
     _id: client.id,
     org_id: client.orgId!,
@@ -26,20 +39,38 @@ export function toPartnerToken(client: ApiClient): PartnerToken {
   };
 }
 
-export async function listTokens(db: DbOrTx, auth: PartnerAuth, orgId: string): Promise<PartnerToken[]> {
-  const org = await findVisibleOrg(db, auth, orgId);
-  const rows = await db
-    .select()
-    .from(apiClients)
-    .where(
+/**
+ * One round trip for the whole authenticated read: is the caller's token live (`tokenLiveSql`),
+ * is the org visible (the partner owns it; else no org id: 404), and its active tokens (a row
+ * with no client: none). Always at least one row.
+ */
+const orgWithTokens = prepared('tokens_list', (db, name) =>
+  db
+    .select({ live: tokenLiveSql(sql.placeholder('familyId')), orgId: orgs.id, client: tokenColumns })
+    .from(sql`(select 1) as one`)
+    .leftJoin(
+      orgs,
+      and(eq(orgs.id, sql.placeholder('orgId')), eq(orgs.partnerId, sql.placeholder('partnerId'))),
+    )
+    .leftJoin(
+      apiClients,
       and(
-        eq(apiClients.partnerId, auth.partnerId),
-        eq(apiClients.orgId, org.id),
+        eq(apiClients.orgId, orgs.id),
+        eq(apiClients.partnerId, orgs.partnerId),
         isNull(apiClients.revokedAt),
       ),
     )
-    .orderBy(asc(apiClients.createdAt), asc(apiClients.id));
-  return rows.map(toPartnerToken);
+    .orderBy(asc(apiClients.createdAt), asc(apiClients.id))
+    .prepare(name),
+);
+
+export async function listTokens(db: DbOrTx, auth: PartnerAuth, orgId: string): Promise<PartnerToken[]> {
+  // The visibility rule of findVisibleOrg, folded into the list query.
+  if (auth.orgId && auth.orgId !== orgId) throw notFound('organisation');
+  const rows = await orgWithTokens(db).execute({ orgId, partnerId: auth.partnerId, familyId: auth.familyId });
+  settleRevocation(auth, rows[0]!.live);
+  if (!rows[0]!.orgId) throw notFound('organisation');
+  return rows.flatMap((r) => (r.client ? [toPartnerToken(r.client)] : []));
 }
 
 export async function createToken(
