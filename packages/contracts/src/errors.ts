@@ -37,6 +37,11 @@ export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A field is missing, of the wrong type or out of range.' },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not one the endpoint accepts.' },
   payload_too_large: { status: 413, description: 'The body is larger than the 1 MiB limit.' },
+  request_timeout: {
+    status: 408,
+    description: 'The request (headers or body) did not arrive in full in time; the connection is closed.',
+  },
+  headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
   not_found: { status: 404, description: 'No such route, or no such resource visible to the caller.' },
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
   conflict: { status: 409, description: 'The request conflicts with the current state.' },

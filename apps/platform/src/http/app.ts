@@ -1,6 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorBody } from '@stream/contracts/errors';
 import { fileURLToPath } from 'node:url';
 import {
   installBodyParsers,
@@ -68,6 +71,7 @@ export function createHttpServer(opts: {
         : `req_${randomUUID().replaceAll('-', '')}`;
     },
     requestIdHeader: false,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // Errors the router raises before any route runs (undecodable path, over-long parameter)
@@ -137,4 +141,27 @@ function callerFile(): string | undefined {
     return rel;
   }
   return undefined;
+}
+
+/**
+ * What Node cannot hand to a route (a request timed out half sent, headers too large, bytes that
+ * are not HTTP) is still answered with the error body, then the connection is closed. No route, so
+ * no API: the `stream` envelope.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'The request did not arrive in full in time; send it again in one go.']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'headers_too_large', 'The request headers are too large; send fewer or shorter headers.']
+        : [400, 'invalid_request', 'The request is not well-formed HTTP/1.1.'];
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(code, message));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

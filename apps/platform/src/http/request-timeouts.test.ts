@@ -44,12 +44,25 @@ describe('request timeouts', () => {
       body, // 100 bytes short of what Content-Length promised
     ]);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: {
+        code: 'request_timeout',
+        message: 'The request did not arrive in full in time; send it again in one go.',
+      },
+    });
     // (and the socket was closed: sendAndWaitForClose resolved)
   });
 
   it('headers that never end are answered 408 and the connection closed', async () => {
     const received = await sendAndWaitForClose(['GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: a']);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(received).toMatch(/"code":"request_timeout"/);
+  });
+
+  it('bytes that are not HTTP are answered 400 in the error body, and the connection closed', async () => {
+    const received = await sendAndWaitForClose(['HELLO THERE\r\n\r\n']);
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(received).toMatch(/"code":"invalid_request"/);
   });
 
   it('an idle keep-alive connection is closed after its answer', async () => {
