@@ -172,6 +172,15 @@ export const ERROR_CODES = {
     description:
       'The POS location already holds a binding to that DSP, or the store is already bound in this org.',
   },
+  // orders
+  order_not_found: {
+    status: 404,
+    description: 'No order with that id visible to you (for a DSP: no order you posted with that id).',
+  },
+  location_not_found: {
+    status: 404,
+    description: 'No connected location with that id for you (for a POS: your `location_id`).',
+  },
   store_held_by_another_org: {
     status: 409,
     description: 'That DSP store is bound to a location of another organisation.',

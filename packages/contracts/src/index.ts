@@ -4,3 +4,4 @@ export * from './operation.ts';
 export * from './apis/index.ts';
 export * from './secret.ts';
 export * from './states.ts';
+export * from './orders.ts';

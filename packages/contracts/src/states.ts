@@ -1,8 +1,10 @@
 import type { StateMachine } from './states/machine.ts';
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from './states/onboarding.ts';
+import { ORDER_STATES } from './states/orders.ts';
 
 export * from './states/machine.ts';
 export * from './states/onboarding.ts';
+export * from './states/orders.ts';
 
 /**
  * Every state machine of the contracts. A new machine (orders, menu publication) is one more
@@ -12,4 +14,5 @@ export const STATE_MACHINES: readonly StateMachine<string>[] = [
   INTEGRATION_STATES,
   BINDING_STATES,
   ORG_LOCATION_STATES,
+  ORDER_STATES,
 ];

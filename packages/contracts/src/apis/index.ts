@@ -7,6 +7,7 @@ import { INTEGRATION_OPERATIONS } from './partner/onboarding.ts';
 import { ONBOARDING_LOCATION_OPERATIONS } from './partner/onboarding-locations.ts';
 import { SSO_OPERATIONS } from './partner/sso.ts';
 import { BILLING_OPERATIONS } from './partner/billing.ts';
+import { ORDER_OPERATIONS } from './partner/orders.ts';
 
 /**
  * Every operation of every API document. Each API folder exports its operations; add them here
@@ -18,6 +19,7 @@ export const ALL_OPERATIONS: readonly Operation[] = [
   ...ONBOARDING_LOCATION_OPERATIONS,
   ...SSO_OPERATIONS,
   ...BILLING_OPERATIONS,
+  ...ORDER_OPERATIONS,
   ...BECOME_A_POS_OPERATIONS,
   ...BECOME_A_DSP_OPERATIONS,
   ...INTEGRATE_WITH_EVENTS_OPERATIONS,

@@ -352,6 +352,8 @@ function errorExamples(doc: OpenApiDocument): unknown[] {
     Object.entries(op.responses as Record<string, any>)
       .filter(([status]) => Number(status) >= 400)
       .flatMap(([, response]) => Object.values(response.content ?? {}))
+      // Error bodies only: an answer an operation documents with its own schema (a POS's 400) is checked by it.
+      .filter((media: any) => media.schema?.$ref === '#/components/schemas/Error')
       .flatMap((media: any) => [
         media.example,
         ...Object.values(media.examples ?? {}).map((e: any) => e.value),

@@ -9,6 +9,7 @@ import {
   type StateMachine,
 } from './machine.ts';
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from './onboarding.ts';
+import { ORDER_STATES } from './orders.ts';
 
 /** A small machine of the tests' own, so the helper's tests do not move with the real ones. */
 const DOOR = defineStateMachine({
@@ -151,9 +152,23 @@ const EXPECTED: [StateMachine<string>, Record<string, string[]>][] = [
       deprovisioned: ['pending'],
     },
   ],
+  [
+    ORDER_STATES,
+    {
+      scheduled: ['received', 'failed', 'dsp_canceled'],
+      received: ['accepted', 'awaiting_confirmation', 'failed'],
+      awaiting_confirmation: ['accepted', 'failed', 'dsp_canceled'],
+      accepted: ['ready_for_pickup', 'completed', 'dsp_canceled', 'merchant_canceled'],
+      ready_for_pickup: ['completed', 'dsp_canceled', 'merchant_canceled'],
+      completed: [],
+      failed: [],
+      dsp_canceled: [],
+      merchant_canceled: [],
+    },
+  ],
 ];
 
-describe('the onboarding machines', () => {
+describe('the platform machines', () => {
   it.each(EXPECTED.map(([m, moves]) => [m.name, m, moves] as const))(
     '%s allows exactly the moves the platform makes',
     (_, m, moves) => {
@@ -166,16 +181,17 @@ describe('the onboarding machines', () => {
     },
   );
 
-  it('all start pending, and every state and move has its text', () => {
+  it('start where their owners create them, and every state and move has its text', () => {
+    for (const m of [INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES]) expect(m.initial).toBe('pending');
+    expect([ORDER_STATES.initial, ...ORDER_STATES.entries]).toEqual(['received', 'scheduled']);
     for (const m of STATE_MACHINES) {
-      expect(m.initial).toBe('pending');
       for (const s of m.states) expect(m.meaning[s as keyof typeof m.meaning]).toMatch(/\S/);
       for (const t of m.transitions) expect(t.cause).toMatch(/\S/);
     }
   });
 
   it('are all listed in STATE_MACHINES, under distinct names and schema ids', () => {
-    expect(STATE_MACHINES).toEqual([INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES]);
+    expect(STATE_MACHINES).toEqual([INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES, ORDER_STATES]);
     expect(new Set(STATE_MACHINES.map((m) => m.name)).size).toBe(STATE_MACHINES.length);
     expect(new Set(STATE_MACHINES.map((m) => m.schemaId)).size).toBe(STATE_MACHINES.length);
   });

@@ -16,6 +16,8 @@ export interface StateMachineDeclaration<S extends string> {
   summary: readonly string[];
   /** Where a new instance starts. */
   initial: NoInfer<S>;
+  /** Other states a new instance may start in (a scheduled order), reached by no move. */
+  entries?: readonly NoInfer<S>[];
   /** Every state and its one-line meaning, in the order they are listed (and drawn). */
   states: { readonly [K in S]: string };
   /** Every allowed move and what causes it. */
@@ -34,6 +36,8 @@ export interface StateMachine<S extends string> {
   schemaId: string;
   summary: readonly string[];
   initial: S;
+  /** Other states a new instance may start in. */
+  entries: readonly S[];
   /** The states in declaration order (a non-empty tuple, as `z.enum` and drizzle's `enum` want). */
   states: readonly [S, ...S[]];
   /** The one-line meaning of each state. */
@@ -48,7 +52,7 @@ export type StateOf<M> = M extends StateMachine<infer S> ? S : never;
 
 /**
  * Declares a machine. Refuses (at import time, so in every test) a declaration that lists a move
- * twice or a state no move reaches from `initial`.
+ * twice or a state no move reaches from `initial` (or an `entries` state).
  */
 export function defineStateMachine<const S extends string>(
   declaration: StateMachineDeclaration<S>,
@@ -66,7 +70,8 @@ export function defineStateMachine<const S extends string>(
     }
     next[from].push(to);
   }
-  const reached = new Set<S>([declaration.initial]);
+  const entries = declaration.entries ?? [];
+  const reached = new Set<S>([declaration.initial, ...entries]);
   for (const s of reached) for (const to of next[s]) reached.add(to);
   const unreachable = states.filter((s) => !reached.has(s));
   if (!known.has(declaration.initial) || unreachable.length > 0) {
@@ -79,6 +84,7 @@ export function defineStateMachine<const S extends string>(
     schemaId: declaration.schemaId,
     summary: declaration.summary,
     initial: declaration.initial,
+    entries,
     states: states as [S, ...S[]],
     meaning: declaration.states,
     transitions: declaration.transitions,

@@ -6,11 +6,15 @@ import {
   dspGetLocationConnection,
   dspListLocations,
 } from './locations.ts';
+import { dspReceiveEvent } from './events.ts';
+import { dspSendWebhook } from './orders.ts';
 
 export * from './oauth.ts';
 export * from './locations.ts';
+export * from './events.ts';
+export * from './orders.ts';
 
-/** The endpoints a DSP builds for the platform to call. */
+/** The endpoints a DSP builds for the platform to call, and the webhook it calls. */
 export const BECOME_A_DSP_OPERATIONS: readonly Operation[] = [
   dspAuthorize,
   dspToken,
@@ -18,4 +22,6 @@ export const BECOME_A_DSP_OPERATIONS: readonly Operation[] = [
   dspConnectLocation,
   dspGetLocationConnection,
   dspDisconnectLocation,
+  dspReceiveEvent,
+  dspSendWebhook,
 ];

@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import { defineOperation } from '../../operation.ts';
+import { DeliveryStatus, DriverDetails, FulfillmentType } from '../../orders.ts';
+import { MERCHANT_TOKEN_ERRORS } from './locations.ts';
+
+/**
+ * What the platform sends a POS at `POST /stream-pos/v1/orders` (platform.md section 3 "POS
+ * contract", wire notes): `{type, object}` with `order.created`, `order.updated` or `order.canceled`.
+ * The same order shape is what a POS sends back for an in-store order (`order.created` webhook).
+ */
+
+const money = (description: string) =>
+  z.number().int().meta({ description: `${description} Integer, in the smallest currency unit.` });
+const currency = z.string().meta({ description: 'Upper-case ISO-4217, e.g. `USD`.' });
+
+export const PosCustomer = z
+  .object({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    phone: z.string().optional().meta({ description: 'E.164.' }),
+    phone_code: z.string().optional().meta({ description: 'The masking code to dial when `phone` is a relay.' }),
+    email: z.string().optional(),
+  })
+  .meta({ id: 'PosCustomer' });
+export type PosCustomer = z.infer<typeof PosCustomer>;
+
+export interface PosLineItemModifier {
+  provider_id: string;
+  modifier_group_provider_id?: string | undefined;
+  name: string;
+  quantity: number;
+  price_amount: number;
+  price_currency: string;
+  modifiers: PosLineItemModifier[];
+  container_deposit?: number | undefined;
+}
+export const PosLineItemModifier: z.ZodType<PosLineItemModifier> = z
+  .lazy(() =>
+    z.object({
+      provider_id: z.string().meta({ description: 'Your id of the modifier.' }),
+      modifier_group_provider_id: z.string().optional(),
+      name: z.string(),
+      quantity: z.number().int(),
+      price_amount: money('Unit price.'),
+      price_currency: currency,
+      modifiers: z.array(PosLineItemModifier).meta({ description: 'Nested modifiers.' }),
+      container_deposit: money('Deposit.').optional(),
+    }),
+  )
+  .meta({ id: 'PosLineItemModifier' });
+
+export const PosLineItem = z
+  .object({
+    provider_id: z.string().meta({ description: 'Your id of the item (variation).' }),
+    item_family_provider_id: z.string().optional(),
+    name: z.string(),
+    quantity: z.number().int(),
+    price_amount: money('Unit price.'),
+    price_currency: currency,
+    modifiers: z.array(PosLineItemModifier),
+    special_instructions: z.string().optional(),
+    container_deposit: money('Deposit.').optional(),
+    discount_id: z.string().optional(),
+    customer_id: z.string().optional(),
+  })
+  .meta({ id: 'PosLineItem' });
+export type PosLineItem = z.infer<typeof PosLineItem>;
+
+export const PosDiscount = z
+  .object({
+    provider_id: z.string(),
+    amount: money('The discount.'),
+    items: z.array(z.string()).meta({ description: 'The `provider_id`s of the line items it applies to; empty for the whole order.' }),
+  })
+  .meta({ id: 'PosDiscount' });
+export type PosDiscount = z.infer<typeof PosDiscount>;
+
+export const PosDeliveryAddress = z
+  .object({
+    address_line_1: z.string().optional(),
+    address_line_2: z.string().optional(),
+    city: z.string().optional(),
+    state: z.string().optional(),
+    postal_code: z.string().optional(),
+    country: z.string().optional(),
+    latitude: z.number().optional(),
+    longitude: z.number().optional(),
+  })
+  .meta({ id: 'PosDeliveryAddress' });
+
+export const PosOrder = z
+  .object({
+    location_id: z.string().meta({ description: 'Your id of the location.' }),
+    idempotency_key: z.string().meta({
+      description: "The platform's order id: the same on every attempt, and the `order_id` of later updates.",
+    }),
+    source_order_id: z.string().meta({ description: "The DSP's id of the order." }),
+    source: z.string().meta({ description: 'The marketplace (`OrderSource`).' }),
+    brand: z.string().meta({ description: 'The brand ordered through (`OrderBrand`).' }),
+    fulfillment_type: FulfillmentType,
+    customers: z.array(PosCustomer),
+    customer_name: z.string().optional().meta({ description: 'Deprecated: `customers[0].name`.', deprecated: true }),
+    customer_email: z.string().optional().meta({ description: 'Deprecated: `customers[0].email`.', deprecated: true }),
+    customer_phone: z.string().optional().meta({ description: 'Deprecated: `customers[0].phone`.', deprecated: true }),
+    customer_phone_code: z.string().optional().meta({ description: 'Deprecated: `customers[0].phone_code`.', deprecated: true }),
+    line_items: z.array(PosLineItem),
+    special_instructions: z.string().optional(),
+    should_include_utensils: z.boolean(),
+    is_future_order: z.boolean(),
+    placed_at: z.number().int().meta({ description: 'When the customer ordered (epoch ms).' }),
+    requested_for: z.number().int().optional().meta({ description: 'When the food should be ready (epoch ms).' }),
+    subtotal: money('Sum of the line items.'),
+    tax: money('Tax.'),
+    tax_withheld_by_dsp: z.boolean(),
+    service_charge: money('Service charge.').optional(),
+    driver_tip: money('Driver tip (`merchant_managed_delivery`).').optional(),
+    restaurant_tip: money('Tip for the restaurant (`pickup`, `dine_in`).').optional(),
+    delivery_fee: money('Delivery fee (`merchant_managed_delivery`), its tax included.').optional(),
+    delivery_address: PosDeliveryAddress.optional(),
+    fulfillment_instructions: z.string().optional(),
+    discounts: z.array(PosDiscount),
+    unpaid: z.boolean().optional().meta({ description: 'Take payment at the window (`drive_thru` only).' }),
+  })
+  .meta({ id: 'PosOrder', description: 'A new order as the POS receives it.' });
+export type PosOrder = z.infer<typeof PosOrder>;
+
+/** The order statuses a POS is sent in `order.updated` (section 4), plus `in_progress`: accepted, not ready. */
+export const PosOrderUpdateStatus = z
+  .enum(['in_progress', 'ready_for_pickup', 'out_for_delivery', 'dsp_canceled', 'merchant_canceled', 'completed', 'failed'])
+  .meta({ id: 'PosOrderUpdateStatus', description: 'Where the order is.' });
+export type PosOrderUpdateStatus = z.infer<typeof PosOrderUpdateStatus>;
+
+export const PosOrderUpdate = z
+  .object({
+    location_id: z.string(),
+    order_id: z.string().meta({ description: "The platform's order id (the `idempotency_key` of `order.created`)." }),
+    provider_id: z.string().optional().meta({ description: 'Your id of the order, from your answer to `order.created`.' }),
+    status: PosOrderUpdateStatus,
+    delivery_status: DeliveryStatus.optional(),
+    driver_details: DriverDetails.optional(),
+  })
+  .meta({ id: 'PosOrderUpdate' });
+export type PosOrderUpdate = z.infer<typeof PosOrderUpdate>;
+
+export const PosOrderCancel = z
+  .object({
+    location_id: z.string(),
+    order_id: z.string().meta({ description: "The platform's order id." }),
+    provider_id: z.string().optional().meta({ description: 'Your id of the order.' }),
+    cancel_reason: z.string().optional(),
+  })
+  .meta({ id: 'PosOrderCancel', description: 'Carries both `order_id` and `provider_id`: POS builds read either.' });
+
+export const PosOrderRequest = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('order.created'), object: PosOrder }),
+    z.object({ type: z.literal('order.updated'), object: PosOrderUpdate }),
+    z.object({ type: z.literal('order.canceled'), object: PosOrderCancel }),
+  ])
+  .meta({ id: 'PosOrderRequest', description: 'A new, updated or cancelled order.' });
+export type PosOrderRequest = z.infer<typeof PosOrderRequest>;
+
+export const PosOrderAnswer = z
+  .object({
+    order: z
+      .object({
+        provider_id: z.string().min(1).meta({ description: 'Your id of the order.' }),
+        prep_time_minutes: z.number().nonnegative().optional().meta({ description: 'When the food will be ready; default: the location\'s.' }),
+        async_acceptance: z.boolean().optional().meta({
+          description: 'True: you took the order but will confirm it by webhook (`order.status.updated` `accepted`) within 60 s.',
+        }),
+      })
+      .optional(),
+  })
+  .meta({ id: 'PosOrderAnswer', description: 'Your answer to `order.created` (`order` is required there); any 2xx to the others.' });
+
+export const PosValidationError = z
+  .object({
+    posValidation: z.object({
+      stockValidation: z
+        .array(z.object({ type: z.enum(['item', 'modifier']), provider_id: z.string(), quantity: z.number().optional() }))
+        .optional()
+        .meta({ description: 'Items or modifiers out of stock (`quantity`: how many are left).' }),
+      orderTotalsValidation: z
+        .array(z.object({ posTotal: z.number(), streamTotal: z.number() }))
+        .optional()
+        .meta({ description: 'Your total differs from the order\'s.' }),
+      orderValidation: z
+        .array(
+          z.object({
+            order_error: z.string().meta({ description: '`store_unavailable`, `invalid_cart`, `pos_offline` or `other`.' }),
+            order_error_reason: z.string().optional(),
+          }),
+        )
+        .optional(),
+      unknownValidation: z.unknown().optional().meta({ description: 'Deprecated.', deprecated: true }),
+    }),
+  })
+  .meta({ id: 'PosValidationError', description: 'Why you refuse the order (400).' });
+export type PosValidationError = z.infer<typeof PosValidationError>;
+
+const created = {
+  location_id: 'loc-mission',
+  idempotency_key: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
+  source_order_id: 'dsp-order-8812',
+  source: 'example-dsp',
+  brand: 'example-dsp',
+  fulfillment_type: 'pickup',
+  customers: [{ id: 'cus-1', name: 'Ada L.', phone: '+14155550123', email: 'ada@example.com' }],
+  customer_name: 'Ada L.',
+  customer_phone: '+14155550123',
+  customer_email: 'ada@example.com',
+  line_items: [
+    {
+      provider_id: 'taco-carnitas',
+      name: 'Carnitas taco',
+      quantity: 2,
+      price_amount: 450,
+      price_currency: 'USD',
+      modifiers: [{ provider_id: 'salsa-extra', name: 'Extra salsa', quantity: 1, price_amount: 50, price_currency: 'USD', modifiers: [] }],
+    },
+  ],
+  should_include_utensils: true,
+  is_future_order: false,
+  placed_at: 1763898200000,
+  requested_for: 1763900000000,
+  subtotal: 950,
+  tax: 85,
+  tax_withheld_by_dsp: false,
+  restaurant_tip: 100,
+  discounts: [],
+};
+
+export const posReceiveOrder = defineOperation({
+  api: 'become-a-pos',
+  operationId: 'posReceiveOrder',
+  method: 'POST',
+  path: '/stream-pos/v1/orders',
+  summary: 'Receive a new, updated or cancelled order',
+  description: `The platform posts orders here with the merchant's bearer token, as \`{type, object}\`.
+
+**\`order.created\`**: answer 2xx with \`{order: {provider_id, prep_time_minutes?}}\` to accept, or with
+\`async_acceptance: true\` to confirm later by webhook (\`order.status.updated\` with \`accepted\`, or
+\`merchant_canceled\` to decline) within 60 s. Refuse with 400 and a \`posValidation\` body: out-of-stock
+items, totals that differ, or an \`orderValidation\` error (\`store_unavailable\`, \`pos_offline\`,
+\`invalid_cart\`, \`other\`). A network error, a timeout or a 5xx is retried with backoff, with the same
+\`idempotency_key\` and \`Idempotency-Key\` header, for up to 2 minutes: make a repeated key answer the
+order you already made.
+
+**\`order.updated\`** (delivery progress, driver) and **\`order.canceled\`**: any 2xx.`,
+  tags: ['Orders'],
+  tagDescriptions: { Orders: 'Orders the platform sends you, and how you answer them.' },
+  security: { kind: 'merchant-bearer' },
+  servedBy: 'partner',
+  request: {
+    body: PosOrderRequest,
+    example: { type: 'order.created', object: created },
+    examples: {
+      created: { summary: 'A new order', value: { type: 'order.created', object: created } },
+      updated: {
+        summary: 'Driver on the way',
+        value: {
+          type: 'order.updated',
+          object: {
+            location_id: 'loc-mission',
+            order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
+            provider_id: 'pos-ord-1',
+            status: 'in_progress',
+            delivery_status: 'enroute_to_pickup',
+            driver_details: { name: 'Sam', phone: { number: '+14155550199' } },
+          },
+        },
+      },
+      canceled: {
+        summary: 'Cancelled by the DSP',
+        value: { type: 'order.canceled', object: { location_id: 'loc-mission', order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d', provider_id: 'pos-ord-1' } },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'Accepted (or, for updates and cancellations, received).',
+      schema: PosOrderAnswer,
+      example: { order: { provider_id: 'pos-ord-1', prep_time_minutes: 20 } },
+    },
+    400: {
+      description: 'The order is refused.',
+      schema: PosValidationError,
+      example: { posValidation: { stockValidation: [{ type: 'item', provider_id: 'taco-carnitas', quantity: 0 }] } },
+    },
+  },
+  errors: [...MERCHANT_TOKEN_ERRORS],
+});
