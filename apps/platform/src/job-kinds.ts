@@ -1,10 +1,24 @@
 import type { AnyJobKind } from './jobs/kinds.ts';
 import { partnerHttp } from './jobs/partner-http.ts';
 import { connectJob, disconnectJob } from './onboarding/connection-jobs.ts';
+import { dspCall, posCall } from './orders/calls.ts';
+import { confirmationTimeout, releaseJob } from './orders/effects.ts';
+import { applyQueuedEvent } from './orders/relay.ts';
+import { resumeJob } from './orders/store-status.ts';
 
 /**
  * Every job kind the platform runs: the one list handed to the worker. A kind defined but not
  * listed here is never claimed, and a process refuses to start while jobs of it wait
  * (`checkJobKinds`); `job-kinds.test.ts` checks every `defineJobKind` of the code is listed.
  */
-export const JOB_KINDS: readonly AnyJobKind[] = [partnerHttp, connectJob, disconnectJob];
+export const JOB_KINDS: readonly AnyJobKind[] = [
+  partnerHttp,
+  connectJob,
+  disconnectJob,
+  posCall,
+  dspCall,
+  releaseJob,
+  confirmationTimeout,
+  applyQueuedEvent,
+  resumeJob,
+];

@@ -14,6 +14,9 @@ import { tokens } from './tokens/index.ts';
 import { onboarding } from './onboarding/index.ts';
 import { whiteLabel } from './white-label/index.ts';
 import { billing } from './billing/index.ts';
+import { orders } from './orders/index.ts';
+import { order } from './order/index.ts';
+import { pos } from './pos/index.ts';
 import { registerWebhookSignatures } from './webhooks/signature.ts';
 import { checkJobKinds, startWorker, type Worker } from './jobs/worker.ts';
 import type { AnyJobKind } from './jobs/kinds.ts';
@@ -46,7 +49,9 @@ export async function buildApp(
   await registerAuth(app);
   // One Fastify scope per API, with its error envelope; one child scope per capability (the first
   // path segment, also the folder of its route files).
-  await registerApi(app, 'partner', [oauth, wellKnown, tokens, onboarding, whiteLabel, billing]);
+  await registerApi(app, 'partner', [oauth, wellKnown, tokens, onboarding, whiteLabel, billing, orders]);
+  await registerApi(app, 'become-a-dsp', [order]);
+  await registerApi(app, 'become-a-pos', [pos]);
   registerAdmin(app);
   if (config.sandbox) {
     await ensureSandboxPartners(ctx); // registers the sandbox partners the mount reads

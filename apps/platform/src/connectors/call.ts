@@ -29,6 +29,8 @@ export class PartnerCallError extends Error {
     readonly reason: 'unauthorized' | 'rejected' | 'unavailable',
     message: string,
     readonly status?: number,
+    /** The partner's answer, when it sent one (a POS's 400 `posValidation` body). */
+    readonly responseText?: string,
   ) {
     super(message);
     this.name = 'PartnerCallError';
@@ -187,6 +189,6 @@ export async function callOperation<O extends Operation>(
     const s = err.status;
     const reason =
       s === 401 ? 'unauthorized' : s !== undefined && s >= 400 && s < 500 ? 'rejected' : 'unavailable';
-    throw new PartnerCallError(reason, `${what}: ${errorSummary(err)}`, s);
+    throw new PartnerCallError(reason, `${what}: ${errorSummary(err)}`, s, err.responseText);
   }
 }

@@ -123,6 +123,7 @@ export async function ingestLocations(
           name: l.name,
           address: normaliseAddress(l.address),
           timezone: ('timezone' in l ? l.timezone : null) ?? null,
+          prepTimeMinutes: ('prep_time_minutes' in l ? l.prep_time_minutes : null) ?? null,
         };
         const found = byProvider.get(providerId);
         if (!found) {
@@ -157,7 +158,7 @@ async function reingest(
   tx: DbOrTx,
   found: OrgLocation,
   row: Integration,
-  details: { name: string; address: OnboardingAddress; timezone: string | null },
+  details: { name: string; address: OnboardingAddress; timezone: string | null; prepTimeMinutes: number | null },
 ): Promise<void> {
   if (found.status === 'waiting_for_deprovision') {
     throw new ApiError(

@@ -4,3 +4,4 @@ export * from './jobs.ts';
 export * from './lifecycle.ts';
 export * from './sso.ts';
 export * from './onboarding.ts';
+export * from './orders.ts';

@@ -1,8 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from '@stream/contracts/states';
 import type { OnboardingAddress } from '@stream/contracts/apis/partner/onboarding-locations';
 import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
+
+/** A DSP `store_status_update`, as recorded on the binding (times in epoch ms). */
+export interface StoreStatus {
+  status: 'online' | 'paused';
+  start_time: number | null;
+  end_time: number | null;
+  updated_at: string;
+}
 import { orgs, partners } from './partners.ts';
 
 /**
@@ -57,9 +65,16 @@ export const orgLocations = pgTable(
     /** The normalised onboarding address (ISO country and region, formatted line). */
     address: jsonb('address').$type<OnboardingAddress>().notNull(),
     timezone: text('timezone'),
+    prepTimeMinutes: integer('prep_time_minutes'),
     status: text('status', { enum: ORG_LOCATION_STATES.states }).notNull(),
     statusReason: text('status_reason'),
     changeTime: timestamptz('change_time').notNull().defaultNow(),
+    /** What the POS says of the location (`location.status.updated`): inactive refuses orders. */
+    posStatus: text('pos_status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    /** An inactive location becomes active by itself at this time (null: until the POS says). */
+    pausedUntil: timestamptz('paused_until'),
+    /** Set by `location.connection.offline`, cleared by `location.status.updated` active. */
+    offlineSince: timestamptz('offline_since'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -92,6 +107,8 @@ export const locationBindings = pgTable(
     /** Which of the two connection calls succeeded for the current round (both: APPROVED). */
     posConnected: boolean('pos_connected').notNull().default(false),
     dspConnected: boolean('dsp_connected').notNull().default(false),
+    /** The store's status as the DSP last said (`store_status_update`); null: never said. */
+    storeStatus: jsonb('store_status').$type<StoreStatus>(),
     changeTime: timestamptz('change_time').notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

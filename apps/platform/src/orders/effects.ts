@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { OrderStatus } from '@stream/contracts/states';
+import type { DbOrTx, Tx } from '../db/client.ts';
+import { orders } from '../db/schema/index.ts';
+import { defineJobKind } from '../jobs/kinds.ts';
+import { enqueue } from '../jobs/outbox.ts';
+import { refusingOrders } from './availability.ts';
+import { posKey, sendOrderEventToDsp, sendToPos } from './calls.ts';
+import { failOrder } from './outcome.ts';
+import { lockOrder, moveOrder, type Order } from './records.ts';
+
+/**
+ * What each order status causes, in one place: every move of an order ends here, in the
+ * transaction of the move (`orderChanged`), and enqueues the calls the new status means. Event
+ * providers (the next capability) hook in here too: an order state change is where their events start.
+ */
+
+/** The POS confirms an `async_acceptance` order within this, or the order fails (tests shrink it). */
+export const ASYNC_CONFIRMATION = { ms: 60_000 };
+
+export async function orderChanged(tx: DbOrTx, order: Order, from: OrderStatus | null): Promise<void> {
+  switch (order.status) {
+    case 'received':
+      await sendToPos(tx, order, { type: 'order.created', object: order.posOrder as never });
+      return;
+    case 'scheduled':
+      await enqueue(tx, {
+        kind: releaseJob,
+        payload: { order_id: order.id },
+        runAt: order.releaseAt ?? undefined,
+        orderingKey: posKey(order.id),
+      });
+      return;
+    case 'awaiting_confirmation':
+      await enqueue(tx, {
+        kind: confirmationTimeout,
+        payload: { order_id: order.id },
+        runAt: new Date(Date.now() + ASYNC_CONFIRMATION.ms),
+      });
+      return;
+    case 'accepted':
+      await sendOrderEventToDsp(tx, order, {
+        type: 'location.order.accept',
+        location_id: order.dspLocationId,
+        order_id: order.dspOrderId,
+        estimated_ready_at_ms: (order.estimatedReadyAt ?? new Date()).getTime(),
+      });
+      return;
+    case 'failed':
+      await sendOrderEventToDsp(tx, order, {
+        type: 'location.order.fail',
+        location_id: order.dspLocationId,
+        order_id: order.dspOrderId,
+        failure_reason: order.failureReason ?? 'unknown',
+        failure_details: order.failureDetails ?? { invalid_item_ids: [] },
+      });
+      return;
+    case 'ready_for_pickup':
+    case 'completed':
+      await sendOrderEventToDsp(tx, order, {
+        type: 'location.order.notify_status_change',
+        location_id: order.dspLocationId,
+        order_id: order.dspOrderId,
+        order_status_update: order.status,
+      });
+      return;
+    case 'merchant_canceled':
+      await sendOrderEventToDsp(tx, order, {
+        type: 'location.order.cancel',
+        location_id: order.dspLocationId,
+        order_id: order.dspOrderId,
+      });
+      return;
+    case 'dsp_canceled':
+      // A scheduled order never reached the POS: nothing to tell it.
+      if (from !== 'scheduled') {
+        await sendToPos(tx, order, {
+          type: 'order.canceled',
+          object: {
+            location_id: order.posLocationId ?? '',
+            order_id: order.id,
+            ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
+          },
+        });
+      }
+      return;
+  }
+}
+
+const OrderPayload = z.object({ order_id: z.string() });
+/** Timers are jobs with nothing to call: their work is the move made when they "succeed". */
+const TIMER = { maxAttempts: 10, deadlineMs: 24 * 60 * 60_000, backoff: { baseMs: 1_000, maxMs: 60_000 } };
+
+/** A scheduled order's release: at `release_at` it goes to the POS, unless the location is closed then. */
+export const releaseJob = defineJobKind<z.infer<typeof OrderPayload>, void>({
+  kind: 'orders.release',
+  payload: OrderPayload,
+  ...TIMER,
+  async handle() {},
+  async onSucceeded(tx, job) {
+    const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
+    if (order?.status !== 'scheduled') return; // cancelled before its release
+    const refusing = await refusingOrders(tx, order);
+    if (refusing) {
+      await failOrder(
+        tx,
+        order,
+        'restaurant_not_accepting_orders',
+        { invalid_item_ids: [], error_message: refusing },
+        'location closed at release',
+      );
+      return;
+    }
+    const moved = await moveOrder(tx, order, 'received', 'release time reached');
+    if (moved) await orderChanged(tx, moved, order.status);
+  },
+});
+
+export const confirmationTimeout = defineJobKind<z.infer<typeof OrderPayload>, void>({
+  kind: 'orders.confirmation-timeout',
+  payload: OrderPayload,
+  ...TIMER,
+  async handle() {},
+  async onSucceeded(tx: Tx, job) {
+    const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
+    if (order?.status !== 'awaiting_confirmation') return;
+    await failOrder(
+      tx,
+      order,
+      'unknown',
+      {
+        invalid_item_ids: [],
+        error_message: `The POS took the order but did not confirm it within ${ASYNC_CONFIRMATION.ms / 1000} seconds (confirmation_timeout).`,
+      },
+      'POS did not confirm in time',
+    );
+  },
+});

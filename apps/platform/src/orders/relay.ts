@@ -1,0 +1,170 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  CancelOrderWebhook,
+  DeliveryStatusUpdateWebhook,
+  type DspWebhook,
+} from '@stream/contracts/apis/become-a-dsp/index';
+import type { PosOrderUpdateStatus } from '@stream/contracts/apis/become-a-pos/index';
+import type { DeliveryStatus } from '@stream/contracts';
+import { canTransition, ORDER_STATES, type OrderStatus } from '@stream/contracts/states';
+import type { DbOrTx } from '../db/client.ts';
+import { orders, webhookEvents } from '../db/schema/index.ts';
+import { ApiError } from '../http/errors.ts';
+import { defineJobKind } from '../jobs/kinds.ts';
+import { sendToPos } from './calls.ts';
+import { orderChanged } from './effects.ts';
+import { acceptOrder, failOrder } from './outcome.ts';
+import { addTimeline, findOrder, lockOrder, moveOrder, refusal, type Order } from './records.ts';
+
+/**
+ * Events about an existing order, from either side, applied to its state: DSP cancellations and
+ * delivery statuses, POS status updates. An event that does not fit the order's status is refused
+ * (the caller records it and answers 409), never applied. A repeat of the status the order already
+ * has is accepted and changes nothing (a partner retrying its webhook).
+ */
+
+export type Applied = { order: Order } | { refused: ApiError };
+export type Settled<T> = { value: T } | { refused: ApiError };
+
+/** Maps an application to the caller's answer; a refusal passes through (recorded by `applyDspEvent`/`applyPosStatus`). */
+export function settle<T>(applied: Applied, answer: (order: Order) => T): Settled<T> {
+  return 'refused' in applied ? applied : { value: answer(applied.order) };
+}
+
+/** Moves the order to `to` and runs its effects, or refuses. */
+async function moveOrRefuse(tx: DbOrTx, order: Order, to: OrderStatus, cause: string): Promise<Applied> {
+  if (order.status === to) return { order };
+  if (!canTransition(ORDER_STATES, order.status, to)) return { refused: refusal(order, to) };
+  const moved = await moveOrder(tx, order, to, cause);
+  if (!moved) return { refused: refusal(order, to) };
+  await orderChanged(tx, moved, order.status);
+  return { order: moved };
+}
+
+async function recordRefusal(tx: DbOrTx, order: Order, applied: Applied, type: string, eventId: string | null) {
+  if ('refused' in applied) {
+    await addTimeline(tx, order.id, { kind: 'refused', type, detail: applied.refused.message, eventId });
+  }
+  return applied;
+}
+
+/** A delivery status applies while the POS holds the order. */
+const DELIVERY_APPLIES: readonly OrderStatus[] = ['awaiting_confirmation', 'accepted', 'ready_for_pickup', 'completed'];
+
+type OrderEvent = z.output<typeof CancelOrderWebhook> | z.output<typeof DeliveryStatusUpdateWebhook>;
+
+export async function applyDspEvent(tx: DbOrTx, order: Order, event: OrderEvent, eventId: string | null): Promise<Applied> {
+  let applied: Applied;
+  if (event.type === 'cancel_order') {
+    const why = [event.cancel_source, event.cancel_reason].filter(Boolean).join(': ');
+    applied = await moveOrRefuse(tx, order, 'dsp_canceled', `DSP cancel_order${why ? ` (${why})` : ''}`);
+  } else if (!DELIVERY_APPLIES.includes(order.status)) {
+    applied = {
+      refused: new ApiError(
+        'invalid_transition',
+        `The order is ${order.status}; a delivery status applies only while the POS holds the order (${DELIVERY_APPLIES.join(', ')}).`,
+        [{ path: 'status', message: `allowed in: ${DELIVERY_APPLIES.join(', ')}` }],
+      ),
+    };
+  } else {
+    const driver = event.driver_details ?? order.driverDetails ?? undefined;
+    const [updated] = await tx
+      .update(orders)
+      .set({ deliveryStatus: event.delivery_status, driverDetails: driver ?? null, updatedAt: new Date() })
+      .where(eq(orders.id, order.id))
+      .returning();
+    await sendToPos(tx, order, {
+      type: 'order.updated',
+      object: {
+        location_id: order.posLocationId ?? '',
+        order_id: order.id,
+        ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
+        status: posUpdateStatus(order.status, event.delivery_status),
+        delivery_status: event.delivery_status,
+        ...(driver ? { driver_details: driver } : {}),
+      },
+    });
+    applied = { order: updated ?? order };
+  }
+  return recordRefusal(tx, order, applied, event.type, eventId);
+}
+
+/** The `status` of an `order.updated` to the POS: where the delivery puts the order, else where it is. */
+export function posUpdateStatus(order: OrderStatus, delivery: DeliveryStatus): PosOrderUpdateStatus {
+  switch (delivery) {
+    case 'completed':
+      return 'completed';
+    case 'enroute_to_dropoff':
+    case 'arrived_at_dropoff':
+      return 'out_for_delivery';
+    case 'failed':
+    case 'failed_to_assign_driver':
+    case 'failed_to_deliver':
+    case 'failed_to_pickup':
+    case 'enroute_to_return':
+    case 'arrived_at_return':
+    case 'returned':
+      return 'failed';
+    case 'merchant_canceled':
+      return 'merchant_canceled';
+    default:
+      return order === 'ready_for_pickup' || order === 'completed' ? order : 'in_progress';
+  }
+}
+
+export type PosOrderStatus = 'accepted' | 'ready_for_pickup' | 'completed' | 'merchant_canceled';
+
+export async function applyPosStatus(
+  tx: DbOrTx,
+  order: Order,
+  status: PosOrderStatus,
+  eventId: string,
+): Promise<Applied> {
+  let applied: Applied;
+  if (order.status === 'awaiting_confirmation' && status === 'accepted') {
+    await acceptOrder(tx, order, null, undefined, 'POS confirms');
+    applied = { order: (await findOrder(tx, order.id)) ?? order };
+  } else if (order.status === 'awaiting_confirmation' && status === 'merchant_canceled') {
+    const failed = await failOrder(
+      tx,
+      order,
+      'restaurant_not_accepting_orders',
+      { invalid_item_ids: [], error_message: 'The restaurant declined the order.' },
+      'POS declines',
+    );
+    applied = { order: failed ?? order };
+  } else if (status === 'accepted') {
+    // A repeated confirmation of an order already accepted (or further along) changes nothing.
+    applied = ['accepted', 'ready_for_pickup', 'completed'].includes(order.status)
+      ? { order }
+      : { refused: refusal(order, 'accepted') };
+  } else {
+    applied = await moveOrRefuse(tx, order, status, `POS ${status}`);
+  }
+  return recordRefusal(tx, order, applied, `order.status.updated:${status}`, eventId);
+}
+
+const QueuedPayload = z.object({ order_id: z.string(), event_id: z.string() });
+
+/**
+ * A DSP event that arrived while its order was on its way to the POS, applied once that delivery
+ * settled (it runs behind the delivery on the order's POS ordering key). A refusal is recorded on
+ * the timeline; the DSP was answered 202 `queued` and sees the outcome there and in its events.
+ */
+export const applyQueuedEvent = defineJobKind<z.infer<typeof QueuedPayload>, void>({
+  kind: 'orders.apply-queued',
+  payload: QueuedPayload,
+  maxAttempts: 10,
+  deadlineMs: 24 * 60 * 60_000,
+  backoff: { baseMs: 1_000, maxMs: 60_000 },
+  async handle() {},
+  async onSucceeded(tx, job) {
+    const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
+    const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, job.payload.event_id));
+    if (!order || !event) return;
+    const body = event.body as DspWebhook;
+    if (body.type !== 'cancel_order' && body.type !== 'delivery_status_update') return;
+    await applyDspEvent(tx, order, body, event.id);
+  },
+});

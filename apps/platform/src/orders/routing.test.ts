@@ -1,0 +1,409 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../test/http.ts';
+import { waitFor } from '../../test/wait.ts';
+import { requestAccessToken } from '../auth/testing.ts';
+import { ORDER_DELIVERY } from './calls.ts';
+import { ASYNC_CONFIRMATION } from './effects.ts';
+import {
+  dspEvent,
+  dspEvents,
+  moveClock,
+  newOrder,
+  orderRow,
+  posCalls,
+  postDsp,
+  postPos,
+  startOrderWorld,
+  waitForStatus,
+  type OrderWorld,
+} from './testing.ts';
+
+/**
+ * Order routing end to end over real HTTP: a DSP and a POS written from the contract (node:http,
+ * not the sandbox), the platform between them, its database and outbox.
+ */
+
+let w: OrderWorld;
+beforeAll(async () => {
+  w = await startOrderWorld();
+});
+afterAll(async () => {
+  await w?.stop();
+});
+
+const accept = (providerId: string, extra: Record<string, unknown> = {}) => ({
+  status: 200,
+  body: { order: { provider_id: providerId, prep_time_minutes: 20, ...extra } },
+});
+
+/** Posts a new order and answers its platform id, checking the 202. */
+async function place(overrides: Record<string, unknown> = {}) {
+  const body = newOrder(w, overrides);
+  const res = await postDsp(w, body);
+  expect(res.status, res.text).toBe(202);
+  return { dspId: body.order.id as string, id: res.body.order_id as string, res, body };
+}
+
+describe('a new order', () => {
+  it('reaches the POS in its contract and the DSP hears it was accepted, with the ready time', async () => {
+    w.pos.answer = () => accept('pos-1');
+    const before = Date.now();
+    const { dspId, id, res } = await place({ store_tip: 100, special_instructions: 'No onions' });
+    expect(res.body).toEqual({ event_id: expect.stringMatching(/^evt_/), order_id: id, status: 'received' });
+
+    const event = await dspEvent(w, dspId, 'location.order.accept');
+    expect(event.body).toEqual({
+      type: 'location.order.accept',
+      location_id: w.store,
+      order_id: dspId,
+      estimated_ready_at_ms: expect.any(Number),
+    });
+    const ready = (event.body as { estimated_ready_at_ms: number }).estimated_ready_at_ms;
+    expect(ready).toBeGreaterThanOrEqual(before + 20 * 60_000);
+    expect(event.headers.authorization).toBe('Bearer at_dsp');
+
+    const [sent] = posCalls(w, id);
+    expect(sent!.headers.authorization).toBe('Bearer at_pos');
+    expect(sent!.headers['idempotency-key']).toMatch(/^job_/);
+    expect(sent!.body).toMatchObject({
+      type: 'order.created',
+      object: {
+        location_id: w.posLocation,
+        idempotency_key: id,
+        source_order_id: dspId,
+        source: 'example-dsp',
+        brand: 'example-dsp',
+        fulfillment_type: 'pickup',
+        restaurant_tip: 100,
+        special_instructions: 'No onions',
+        customers: [{ id: 'c1', name: 'Ada', phone: '+14155550123', email: 'ada@example.com' }],
+        customer_name: 'Ada',
+        line_items: [
+          {
+            provider_id: 'var-1',
+            item_family_provider_id: 'item-1',
+            price_amount: 450,
+            price_currency: 'USD',
+            modifiers: [{ provider_id: 'mod-1', price_amount: 50, price_currency: 'USD', modifiers: [] }],
+          },
+        ],
+        should_include_utensils: true,
+        is_future_order: false,
+      },
+    });
+    const row = await waitForStatus(w, id, 'accepted');
+    expect(row.pos_order_id).toBe('pos-1');
+  });
+
+  it.each([
+    ['stock', { stockValidation: [{ type: 'item', provider_id: 'var-1', quantity: 0 }] }, 'items_unavailable', ['var-1']],
+    ['totals', { orderTotalsValidation: [{ posTotal: 1000, streamTotal: 1035 }] }, 'order_validation_error', []],
+    ['invalid cart', { orderValidation: [{ order_error: 'invalid_cart' }] }, 'order_validation_error', []],
+    ['store closed', { orderValidation: [{ order_error: 'store_unavailable' }] }, 'restaurant_not_accepting_orders', []],
+    ['POS offline', { orderValidation: [{ order_error: 'pos_offline' }] }, 'restaurant_not_accepting_orders', []],
+    ['other', { orderValidation: [{ order_error: 'other', order_error_reason: 'Printer jam' }] }, 'unknown', []],
+  ])('refused by the POS (%s) fails with the reason the DSP can act on', async (_, posValidation, reason, ids) => {
+    w.pos.answer = () => ({ status: 400, body: { posValidation } });
+    const { dspId, id } = await place();
+    const event = await dspEvent(w, dspId, 'location.order.fail');
+    expect(event.body).toMatchObject({
+      failure_reason: reason,
+      failure_details: { invalid_item_ids: ids, error_message: expect.any(String) },
+    });
+    if (reason === 'unknown') expect(JSON.stringify(event.body)).toContain('Printer jam');
+    await waitForStatus(w, id, 'failed');
+    expect(posCalls(w, id)).toHaveLength(1); // a refusal is not retried
+  });
+
+  it('is retried while the POS is down, with the same keys, and accepted once it is back', async () => {
+    let calls = 0;
+    w.pos.answer = () => (++calls >= 3 ? accept('pos-after-503') : { status: 503, body: { error: 'busy' } });
+    const { dspId, id } = await place();
+    await dspEvent(w, dspId, 'location.order.accept');
+    const calls = posCalls(w, id);
+    expect(calls.length).toBeGreaterThan(1);
+    expect(new Set(calls.map((c) => c.headers['idempotency-key'])).size).toBe(1);
+    expect(new Set(calls.map((c) => (c.body as { object: { idempotency_key: string } }).object.idempotency_key))).toEqual(
+      new Set([id]),
+    );
+    expect(dspEvents(w, dspId)).toHaveLength(1);
+  });
+
+  it('fails as unknown when the POS stays down past the delivery deadline', async () => {
+    const saved = ORDER_DELIVERY.deadlineMs;
+    ORDER_DELIVERY.deadlineMs = 1_000;
+    try {
+      w.pos.answer = () => ({ status: 503 });
+      const { dspId, id } = await place();
+      const event = await dspEvent(w, dspId, 'location.order.fail');
+      expect(event.body).toMatchObject({ failure_reason: 'unknown' });
+      expect((await orderRow(w, id))!.status).toBe('failed');
+    } finally {
+      ORDER_DELIVERY.deadlineMs = saved;
+    }
+  });
+
+  it('accepted asynchronously waits for the POS to confirm by webhook', async () => {
+    w.pos.answer = () => accept('pos-async-1', { async_acceptance: true });
+    const { dspId, id } = await place();
+    await waitForStatus(w, id, 'awaiting_confirmation');
+    expect(dspEvents(w, dspId)).toHaveLength(0);
+    const confirm = await postPos(w, {
+      type: 'order.status.updated',
+      object: { status: 'accepted', provider_id: 'pos-async-1', location_id: w.posLocation },
+    });
+    expect(confirm.status, confirm.text).toBe(204);
+    await dspEvent(w, dspId, 'location.order.accept');
+    await waitForStatus(w, id, 'accepted');
+  });
+
+  it('accepted asynchronously and never confirmed fails after the confirmation window', async () => {
+    const saved = ASYNC_CONFIRMATION.ms;
+    ASYNC_CONFIRMATION.ms = 300;
+    try {
+      w.pos.answer = () => accept('pos-async-2', { async_acceptance: true });
+      const { dspId } = await place();
+      const event = await dspEvent(w, dspId, 'location.order.fail');
+      expect(JSON.stringify(event.body)).toContain('confirmation_timeout');
+    } finally {
+      ASYNC_CONFIRMATION.ms = saved;
+    }
+  });
+
+  it('posted five times at once makes one POS order and one outcome, each post answered alike', async () => {
+    w.pos.answer = () => accept('pos-dup');
+    const body = newOrder(w);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postDsp(w, body)));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    const id = answers[0]!.body.order_id as string;
+    await dspEvent(w, body.order.id, 'location.order.accept');
+    const later = await postDsp(w, body);
+    expect(later.text).toBe(answers[0]!.text);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(posCalls(w, id)).toHaveLength(1);
+    expect(dspEvents(w, body.order.id)).toHaveLength(1);
+  });
+});
+
+describe('failures before the POS', () => {
+  it('an order breaking a rule fails at once with every problem, and the POS never sees it', async () => {
+    const body = newOrder(w, {
+      customers: [{ name: 'Ada', phone: '4155550123' }],
+      unpaid: true,
+      driver_tip: 300,
+    });
+    const res = await postDsp(w, body);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'failed', failure_reason: 'order_validation_error' });
+    const message = res.body.failure_details.error_message as string;
+    for (const path of ['order.customers[0].phone', 'order.unpaid', 'order.driver_tip']) expect(message).toContain(path);
+    await dspEvent(w, body.order.id, 'location.order.fail');
+    expect(posCalls(w, res.body.order_id)).toHaveLength(0);
+  });
+
+  it('an order for an unknown store fails with location_not_found', async () => {
+    const body = { ...newOrder(w), location_id: 'store-nobody' };
+    const res = await postDsp(w, body);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'failed', failure_reason: 'location_not_found' });
+  });
+});
+
+describe('after acceptance', () => {
+  async function accepted(providerId: string) {
+    w.pos.answer = () => accept(providerId);
+    const placed = await place();
+    await waitForStatus(w, placed.id, 'accepted');
+    return placed;
+  }
+  const posStatus = (providerId: string, status: string) =>
+    postPos(w, { type: 'order.status.updated', object: { status, provider_id: providerId, location_id: w.posLocation } });
+
+  it('relays ready and completed from the POS to the DSP, and refuses what does not fit with 409', async () => {
+    const { dspId } = await accepted('pos-status-1');
+    expect((await posStatus('pos-status-1', 'ready_for_pickup')).status).toBe(204);
+    await waitFor(
+      () => dspEvents(w, dspId).find((e) => (e.body as { order_status_update?: string }).order_status_update === 'ready_for_pickup'),
+      10_000,
+      'ready relayed',
+    );
+    expect((await posStatus('pos-status-1', 'completed')).status).toBe(204);
+    const late = await posStatus('pos-status-1', 'merchant_canceled');
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('invalid_transition');
+    const again = await posStatus('pos-status-1', 'completed');
+    expect(again.status).toBe(204); // a repeated status changes nothing
+  });
+
+  it('a DSP cancellation reaches the POS with both ids; a restaurant one reaches the DSP', async () => {
+    const one = await accepted('pos-cancel-1');
+    const res = await postDsp(w, {
+      type: 'cancel_order',
+      location_id: w.store,
+      order_id: one.dspId,
+      cancel_reason: 'customer_requested',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.status).toBe('dsp_canceled');
+    const cancel = await waitFor(
+      () => posCalls(w, one.id).find((c) => (c.body as { type: string }).type === 'order.canceled'),
+      10_000,
+      'POS cancel',
+    );
+    expect(cancel.body).toEqual({
+      type: 'order.canceled',
+      object: { location_id: w.posLocation, order_id: one.id, provider_id: 'pos-cancel-1' },
+    });
+    const twice = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: one.dspId });
+    expect(twice.status).toBe(200);
+
+    const two = await accepted('pos-cancel-2');
+    expect((await posStatus('pos-cancel-2', 'merchant_canceled')).status).toBe(204);
+    await dspEvent(w, two.dspId, 'location.order.cancel');
+  });
+
+  it('relays delivery status and driver to the POS as order.updated', async () => {
+    const { dspId, id } = await accepted('pos-delivery-1');
+    const driver = { source: 'doordash', name: 'Sam', phone: { number: '+14155550199', code: '12' } };
+    const res = await postDsp(w, {
+      type: 'delivery_status_update',
+      location_id: w.store,
+      order_id: dspId,
+      delivery_status: 'enroute_to_dropoff',
+      driver_details: driver,
+    });
+    expect(res.status, res.text).toBe(200);
+    const update = await waitFor(
+      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'),
+      10_000,
+      'order.updated',
+    );
+    expect(update.body).toEqual({
+      type: 'order.updated',
+      object: {
+        location_id: w.posLocation,
+        order_id: id,
+        provider_id: 'pos-delivery-1',
+        status: 'out_for_delivery',
+        delivery_status: 'enroute_to_dropoff',
+        driver_details: driver,
+      },
+    });
+  });
+
+  it('an event for an order still on its way to the POS is applied after it, in order', async () => {
+    let up = false;
+    w.pos.answer = () => (up ? accept('pos-queued') : { status: 503 });
+    const { dspId, id } = await place();
+    await waitFor(() => posCalls(w, id)[0], 10_000, 'order sent');
+    const cancel = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });
+    expect(cancel.status, cancel.text).toBe(202);
+    expect(cancel.body).toMatchObject({ status: 'received', queued: true });
+    // The POS comes back: the order is accepted, then the cancel follows it to the POS.
+    up = true;
+    await waitForStatus(w, id, 'dsp_canceled', 30_000);
+    const types = posCalls(w, id).map((c) => (c.body as { type: string }).type);
+    expect(types.at(-1)).toBe('order.canceled');
+    expect(types.filter((t) => t === 'order.canceled')).toHaveLength(1);
+    await dspEvent(w, dspId, 'location.order.accept');
+  });
+});
+
+describe('store status', () => {
+  it('a POS pause reaches the DSP with until_ms, refuses orders, and resumes by itself', async () => {
+    const until = Date.now() + 60 * 60_000;
+    const pause = await postPos(w, {
+      type: 'location.status.updated',
+      object: { status: 'inactive', location_id: w.posLocation, paused_until: until },
+    });
+    expect(pause.status, pause.text).toBe(204);
+    const paused = await waitFor(
+      () => w.dsp.ofPath('/stream-dsp/v1/event').find((e) => (e.body as { type: string }).type === 'location.pause'),
+      10_000,
+      'pause',
+    );
+    expect(paused.body).toEqual({ type: 'location.pause', location_id: w.store, until_ms: until });
+    const refused = await postDsp(w, newOrder(w));
+    expect(refused.body).toMatchObject({ status: 'failed', failure_reason: 'restaurant_not_accepting_orders' });
+
+    await moveClock(w, 60 * 60_000 + 1_000);
+    await waitFor(
+      () => w.dsp.ofPath('/stream-dsp/v1/event').find((e) => (e.body as { type: string }).type === 'location.resume'),
+      10_000,
+      'automatic resume',
+    );
+    w.pos.answer = () => accept('pos-after-pause');
+    const after = await place();
+    expect(after.res.body.status).toBe('received');
+  });
+
+  it('a DSP store status is recorded and a paused store refuses orders', async () => {
+    const res = await postDsp(w, {
+      type: 'store_status_update',
+      location_id: w.store,
+      status_update: { status: 'paused' },
+    });
+    expect(res.status, res.text).toBe(200);
+    const refused = await postDsp(w, newOrder(w));
+    expect(refused.body).toMatchObject({ failure_reason: 'restaurant_not_accepting_orders' });
+    await postDsp(w, { type: 'store_status_update', location_id: w.store, status_update: { status: 'online' } });
+    w.pos.answer = () => accept('pos-online');
+    expect((await place()).res.body.status).toBe('received');
+  });
+});
+
+describe('scheduled orders', () => {
+  it('are held until the requested time minus the prep time, then sent', async () => {
+    w.pos.answer = () => accept('pos-scheduled');
+    const wanted = Date.now() + 3 * 60 * 60_000;
+    const { id, res } = await place({ is_future_order: true, estimated_ready_at_ms: wanted });
+    expect(res.body.status).toBe('scheduled');
+    const row = await orderRow(w, id);
+    expect(new Date(row!.release_at as string).getTime()).toBe(wanted - 15 * 60_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(posCalls(w, id)).toHaveLength(0);
+    await moveClock(w, 3 * 60 * 60_000);
+    await waitForStatus(w, id, 'accepted');
+    expect((posCalls(w, id)[0]!.body as { object: { requested_for: number } }).object.requested_for).toBe(wanted);
+  });
+
+  it('cancelled before release never reach the POS', async () => {
+    const { dspId, id } = await place({ status: 'scheduled', estimated_ready_at_ms: Date.now() + 2 * 60 * 60_000 });
+    const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });
+    expect(res.body.status).toBe('dsp_canceled');
+    await moveClock(w, 2 * 60 * 60_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posCalls(w, id)).toHaveLength(0);
+  });
+});
+
+describe('the order and its timeline, for partners', () => {
+  it('shows the order and every event, state and attempt to its partners, and 404 to others', async () => {
+    let calls = 0;
+    w.pos.answer = () => (++calls === 1 ? { status: 503 } : accept('pos-timeline'));
+    const { dspId, id } = await place();
+    await dspEvent(w, dspId, 'location.order.accept');
+    const readers = [w.dspPartner, w.posPartner];
+    for (const creds of readers) {
+      const { access_token } = await requestAccessToken(w.url, creds);
+      const order = await call('GET', `${w.url}/orders/${id}`, { token: access_token });
+      expect(order.status, order.text).toBe(200);
+      expect(order.body.order).toMatchObject({ _id: id, status: 'accepted', dsp: { order_id: dspId } });
+    }
+    const timeline = await call('GET', `${w.url}/orders/${id}/timeline`, { token: w.token });
+    expect(timeline.status, timeline.text).toBe(200);
+    const entries = timeline.body.entries as { kind: string; type: string; delivery?: { attempts: { status: number }[] } }[];
+    expect(entries.map((e) => `${e.kind}:${e.type}`)).toEqual(
+      expect.arrayContaining(['received:new_order', 'status:received', 'sent:order.created', 'status:accepted', 'sent:location.order.accept']),
+    );
+    const created = entries.find((e) => e.type === 'order.created')!;
+    expect(created.delivery!.attempts.map((a) => a.status)).toEqual(expect.arrayContaining([503, 200]));
+
+    const stranger = await w.platform.partner();
+    const { access_token } = await requestAccessToken(w.url, stranger);
+    const hidden = await call('GET', `${w.url}/orders/${id}`, { token: access_token });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error.code).toBe('order_not_found');
+  });
+});
