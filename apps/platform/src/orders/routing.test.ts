@@ -116,8 +116,8 @@ describe('a new order', () => {
   });
 
   it('is retried while the POS is down, with the same keys, and accepted once it is back', async () => {
-    let calls = 0;
-    w.pos.answer = () => (++calls >= 3 ? accept('pos-after-503') : { status: 503, body: { error: 'busy' } });
+    let tries = 0;
+    w.pos.answer = () => (++tries >= 3 ? accept('pos-after-503') : { status: 503, body: { error: 'busy' } });
     const { dspId, id } = await place();
     await dspEvent(w, dspId, 'location.order.accept');
     const calls = posCalls(w, id);
@@ -380,8 +380,8 @@ describe('scheduled orders', () => {
 
 describe('the order and its timeline, for partners', () => {
   it('shows the order and every event, state and attempt to its partners, and 404 to others', async () => {
-    let calls = 0;
-    w.pos.answer = () => (++calls === 1 ? { status: 503 } : accept('pos-timeline'));
+    let tries = 0;
+    w.pos.answer = () => (++tries === 1 ? { status: 503 } : accept('pos-timeline'));
     const { dspId, id } = await place();
     await dspEvent(w, dspId, 'location.order.accept');
     const readers = [w.dspPartner, w.posPartner];
