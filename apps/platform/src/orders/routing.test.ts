@@ -303,6 +303,7 @@ describe('after acceptance', () => {
     // The POS comes back: the order is accepted, then the cancel follows it to the POS.
     up = true;
     await waitForStatus(w, id, 'dsp_canceled', 30_000);
+    await waitFor(() => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.canceled'), 10_000, 'cancel');
     const types = posCalls(w, id).map((c) => (c.body as { type: string }).type);
     expect(types.at(-1)).toBe('order.canceled');
     expect(types.filter((t) => t === 'order.canceled')).toHaveLength(1);

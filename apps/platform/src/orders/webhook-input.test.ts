@@ -1,0 +1,152 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../test/http.ts';
+import { rowsOf } from '../jobs/sql.ts';
+import { newOrder, postDsp, postPos, postSigned, sign, startOrderWorld, type OrderWorld } from './testing.ts';
+
+/**
+ * Bad input at both webhooks: whatever arrives, the answer is the documented 4xx with a stable
+ * code, never a 5xx, and nothing is stored as an order.
+ */
+
+let w: OrderWorld;
+beforeAll(async () => {
+  w = await startOrderWorld();
+});
+afterAll(() => w?.stop());
+
+const orderCount = async () =>
+  rowsOf<{ n: number }>(await w.platform.app.ctx.db.execute(sql`select count(*)::int as n from orders`))[0]!.n;
+
+const dspUrl = () => `${w.url}/order/${w.dspPartner.partner_id}`;
+
+describe('the DSP webhook refuses', () => {
+  it('a missing, malformed or wrong signature, and a body re-serialised after signing', async () => {
+    const body = JSON.stringify(newOrder(w));
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'signature_missing'],
+      [{ 'stream-webhook-signature': 'sha256=abc' }, 'signature_malformed'],
+      [{ 'stream-webhook-signature': sign('not-the-secret', body) }, 'signature_mismatch'],
+    ];
+    for (const [headers, code] of cases) {
+      const res = await call('POST', dspUrl(), { body, headers });
+      expect(res.status, code).toBe(401);
+      expect(res.body.error.code).toBe(code);
+    }
+    // Signed, then re-serialised with other whitespace: the bytes differ, so the signature does too.
+    const pretty = JSON.stringify(JSON.parse(body), null, 2);
+    const res = await call('POST', dspUrl(), {
+      body: pretty,
+      headers: { 'stream-webhook-signature': sign(w.dspPartner.webhook_secret, body) },
+    });
+    expect(res.body.error.code).toBe('signature_mismatch');
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('an unknown partner, and a partner that is not a DSP', async () => {
+    const body = newOrder(w);
+    const unknown = await postSigned(`${w.url}/order/ptr_nobody`, w.dspPartner.webhook_secret, body);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('unknown_partner');
+    const asPos = await postSigned(`${w.url}/order/${w.posPartner.partner_id}`, w.posPartner.webhook_secret, body);
+    expect(asPos.status).toBe(404);
+    expect(asPos.body.error.code).toBe('unknown_partner');
+  });
+
+  it.each([
+    ['not JSON', '{"type": "new_order",', 'invalid_json', undefined],
+    ['an unknown type', { type: 'order_created', location_id: 's' }, 'validation_failed', 'type'],
+    ['no order', { type: 'new_order', location_id: 's' }, 'validation_failed', 'order'],
+    ['a string price', 'price', 'validation_failed', 'order.items.0.price'],
+    ['items not a list', 'items', 'validation_failed', 'order.items'],
+    ['an unknown fulfillment type', 'fulfillment', 'validation_failed', 'order.fulfillment_type'],
+    ['a JSON array', [], 'validation_failed', undefined],
+    ['null', 'null', 'validation_failed', undefined],
+  ])('%s with a 400 naming the field, storing nothing', async (_, shape, code, path) => {
+    const valid = newOrder(w);
+    const body =
+      shape === 'price'
+        ? { ...valid, order: { ...valid.order, items: [{ ...valid.order.items[0], price: '4.50' }] } }
+        : shape === 'items'
+          ? { ...valid, order: { ...valid.order, items: { id: 'x' } } }
+          : shape === 'fulfillment'
+            ? { ...valid, order: { ...valid.order, fulfillment_type: 'teleport' } }
+            : shape;
+    const res = await postDsp(w, body);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.code).toBe(code);
+    if (path) expect(JSON.stringify(res.body.error.details ?? res.body.error.message)).toContain(path);
+    if (shape && typeof shape === 'object' && 'type' in shape && shape.type === 'order_created') {
+      expect(res.body.error.details[0].message).toContain('new_order, cancel_order, store_status_update, delivery_status_update');
+    }
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('a body over the size limit with 413, and deep nesting without a 5xx', async () => {
+    const huge = newOrder(w, { special_instructions: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await postDsp(w, huge);
+    expect(big.status).toBe(413);
+    let modifiers: unknown[] = [];
+    for (let i = 0; i < 2_000; i++) modifiers = [{ id: `m${i}`, name: 'm', quantity: 1, price: 0, currency: 'usd', modifiers }];
+    const deep = await postDsp(w, newOrder(w, { items: [{ id: 'v', name: 'n', quantity: 1, price: 1, currency: 'usd', modifiers }] }));
+    expect(deep.status).toBeLessThan(500);
+  });
+
+  it('a cancellation or delivery status for an order it does not know with 404', async () => {
+    const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: 'never-posted' });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('order_not_found');
+    const store = await postDsp(w, { type: 'store_status_update', location_id: 'no-store', status_update: { status: 'paused' } });
+    expect(store.status).toBe(404);
+    expect(store.body.error.code).toBe('location_not_found');
+  });
+});
+
+describe('the POS webhook refuses', () => {
+  it('an unknown type with the list of known ones', async () => {
+    const res = await postPos(w, { type: 'order.exploded', object: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(JSON.stringify(res.body.error)).toContain('order.status.updated, location.status.updated');
+  });
+
+  it('an unknown location or order with 404, a bad signature with 401, every field of the wrong type with 400', async () => {
+    const unknownLocation = await postPos(w, { type: 'location.connection.offline', object: { location_id: 'nope' } });
+    expect(unknownLocation.body.error.code).toBe('location_not_found');
+    const unknownOrder = await postPos(w, {
+      type: 'order.status.updated',
+      object: { status: 'completed', provider_id: 'nope', location_id: w.posLocation },
+    });
+    expect(unknownOrder.body.error.code).toBe('order_not_found');
+    const body = JSON.stringify({ type: 'location.catalog.updated', object: { location_id: w.posLocation } });
+    const unsigned = await call('POST', `${w.url}/pos/${w.posPartner.slug}/webhook`, { body });
+    expect(unsigned.status).toBe(401);
+    for (const object of [
+      { status: 'paused', location_id: w.posLocation },
+      { status: 'inactive', location_id: 7 },
+      { status: 'inactive', location_id: w.posLocation, paused_until: 'tomorrow' },
+    ]) {
+      const res = await postPos(w, { type: 'location.status.updated', object });
+      expect(res.status, JSON.stringify(object)).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+  });
+
+  it('records catalog webhooks and in-store orders with 204', async () => {
+    for (const body of [
+      { type: 'location.catalog.updated', object: { location_id: w.posLocation } },
+      {
+        type: 'location.catalog.object.updated',
+        object: { location_id: w.posLocation, object_id: 'i1', object_type: 'item', object_update: { is_active: false } },
+      },
+      { type: 'order.created', object: { location_id: w.posLocation, provider_id: 'in-store-1', subtotal: 500 } },
+    ]) {
+      const res = await postPos(w, body);
+      expect(res.status, res.text).toBe(204);
+    }
+    const types = rowsOf<{ type: string }>(
+      await w.platform.app.ctx.db.execute(sql`select type from webhook_events where partner_id = ${w.posPartner.partner_id} order by created_at`),
+    ).map((r) => r.type);
+    expect(types).toEqual(['location.catalog.updated', 'location.catalog.object.updated', 'order.created']);
+  });
+});
