@@ -30,6 +30,7 @@ export async function mountSandbox(app: FastifyInstance): Promise<void> {
         clients,
         tokenSecret,
         webhookSecret: webhookSecretOf(key, partner),
+        partnerRef: partner.slug,
         platformUrl: () => config.publicUrl || undefined, // filled in after listen when PORT=0
         controlClients: () => sandboxControlClients(db, key, spec.slug),
       }),

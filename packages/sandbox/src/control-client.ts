@@ -1,5 +1,12 @@
 import type { SandboxAccount, SandboxClient, SandboxKind } from './options.ts';
-import type { Connection, ReceivedRequest, Switches, SwitchesPatch } from './state.ts';
+import type { Connection, HeldOrder, ReceivedRequest, Switches, SwitchesPatch } from './state.ts';
+
+/** What the platform answered a webhook the simulator sent. */
+export interface PlatformAnswer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
 
 /** What `GET /_sandbox` answers. */
 export interface SandboxInfo {
@@ -18,6 +25,16 @@ export interface SandboxControl {
   received(filter?: { method?: string; path?: string }): Promise<ReceivedRequest[]>;
   clearReceived(): Promise<void>;
   connections(): Promise<Connection[]>;
+  /** POS: the orders it holds. */
+  orders(): Promise<HeldOrder[]>;
+  /** POS: sends the platform `order.status.updated` for an order it holds. */
+  sendOrderStatus(providerId: string, status: string): Promise<PlatformAnswer>;
+  /** POS: sends `location.status.updated`. */
+  sendLocationStatus(locationId: string, status: 'active' | 'inactive', pausedUntil?: number): Promise<PlatformAnswer>;
+  /** DSP: sends a webhook (`new_order` with a partial `order` is filled into a valid demo order). */
+  send(webhook: Record<string, unknown>): Promise<PlatformAnswer>;
+  /** DSP: the events it received, oldest first. */
+  events(filter?: { order_id?: string; type?: string }): Promise<{ time: string; body: Record<string, unknown> }[]>;
 }
 
 /**
@@ -49,5 +66,21 @@ export function sandboxControl(baseUrl: string, credentials: SandboxClient): San
         .received,
     clearReceived: () => send('DELETE', '/received'),
     connections: async () => (await send<{ connections: Connection[] }>('GET', '/connections')).connections,
+    orders: async () => (await send<{ orders: HeldOrder[] }>('GET', '/orders')).orders,
+    sendOrderStatus: (providerId, status) =>
+      send('POST', `/orders/${encodeURIComponent(providerId)}/status`, { status }),
+    sendLocationStatus: (locationId, status, pausedUntil) =>
+      send('POST', `/locations/${encodeURIComponent(locationId)}/status`, {
+        status,
+        ...(pausedUntil ? { paused_until: pausedUntil } : {}),
+      }),
+    send: (webhook) => send('POST', '/send', webhook),
+    events: async (filter = {}) =>
+      (
+        await send<{ events: { time: string; body: Record<string, unknown> }[] }>(
+          'GET',
+          `/events?${new URLSearchParams(filter)}`,
+        )
+      ).events,
   };
 }

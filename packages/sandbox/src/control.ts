@@ -5,6 +5,7 @@ import { check, SandboxError } from './http.ts';
 import type { SandboxClient } from './options.ts';
 import type { Sim } from './sim.ts';
 import { SwitchesPatch } from './state.ts';
+import { registerOrderControl } from './orders.ts';
 
 /** Where a sandbox's own control routes live, beside the partner paths. */
 export const CONTROL_PREFIX = '/_sandbox';
@@ -73,5 +74,6 @@ export function registerControl(app: FastifyInstance, sim: Sim): void {
       state.clearConnections();
       return reply.status(204).send();
     });
+    registerOrderControl(control, sim, CONTROL_PREFIX);
   });
 }

@@ -10,9 +10,10 @@ import {
 import { parse, route } from './http.ts';
 import { changeConnection, locationOf } from './locations.ts';
 import { registerMerchantOAuth } from './oauth.ts';
+import { registerDspEvents } from './orders.ts';
 import type { Sim } from './sim.ts';
 
-/** The simulated DSP: merchant OAuth, stores and store connection. */
+/** The simulated DSP: merchant OAuth, stores, store connection and the events it receives. */
 export function registerDsp(app: FastifyInstance, sim: Sim): void {
   registerMerchantOAuth(app, sim, { ...dspOAuth, title: 'Sandbox DSP' });
   route(app, dspListLocations, async (req) => {
@@ -32,4 +33,5 @@ export function registerDsp(app: FastifyInstance, sim: Sim): void {
     locationOf(account, location_id);
     return { location_id, connected: sim.state.isConnected(account.id, location_id) };
   });
+  registerDspEvents(app, sim);
 }

@@ -45,6 +45,8 @@ export interface SandboxOptions {
   platformUrl?: string | (() => string | undefined);
   /** The partner's webhook secret: verifies `X-Stream-Signature` and signs webhooks to the platform. */
   webhookSecret?: string;
+  /** The partner's id or slug on the platform, for the webhook URLs (`/order/{it}`, `/pos/{it}/webhook`). */
+  partnerRef?: string;
   /** How many received requests `GET /_sandbox/received` keeps (oldest dropped first). Default 500. */
   receivedLimit?: number;
   /**
@@ -55,7 +57,8 @@ export interface SandboxOptions {
 }
 
 export interface ResolvedOptions
-  extends Required<Omit<SandboxOptions, 'platformUrl' | 'webhookSecret' | 'controlClients'>> {
+  extends Required<Omit<SandboxOptions, 'platformUrl' | 'webhookSecret' | 'controlClients' | 'partnerRef'>> {
+  partnerRef: string | undefined;
   platformUrl: () => string | undefined;
   webhookSecret: string | undefined;
   controlClients: () => SandboxClient[] | Promise<SandboxClient[]>;
@@ -77,6 +80,7 @@ export function resolveOptions(kind: SandboxKind, opts: SandboxOptions): Resolve
       return url ? url.replace(/\/$/, '') : undefined;
     },
     webhookSecret: opts.webhookSecret,
+    partnerRef: opts.partnerRef,
     receivedLimit: opts.receivedLimit ?? 500,
     controlClients: () => {
       const given = opts.controlClients ?? opts.clients;

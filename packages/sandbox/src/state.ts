@@ -1,6 +1,26 @@
 import { z } from 'zod';
 
 /**
+ * How the simulated POS answers a new order: accept (at once or asynchronously, confirming by
+ * webhook), refuse with each `posValidation` kind, fail with 503, never answer, or answer slowly
+ * (`slow_ms`). `fail_30` answers 503 to about 30 % of new orders at random.
+ */
+export const ORDER_BEHAVIORS = [
+  'accept',
+  'accept_async',
+  'reject_stock',
+  'reject_totals',
+  'reject_invalid_cart',
+  'reject_store_unavailable',
+  'reject_pos_offline',
+  'reject_other',
+  'error_503',
+  'fail_30',
+  'timeout',
+] as const;
+export type OrderBehavior = (typeof ORDER_BEHAVIORS)[number];
+
+/**
  * Behaviour a test can flip over HTTP (`POST /_sandbox/switches`). In memory on purpose: this is
  * a simulator, and a restart putting everything back to normal is what a test wants.
  */
@@ -20,6 +40,12 @@ export const SwitchesPatch = z
     deny_authorize: z.boolean(),
     /** The next n events (`POST /event`) answer 503. */
     event_failures: z.number().int().min(0).max(1_000_000),
+    /** POS: how `order.created` is answered (see ORDER_BEHAVIORS). */
+    order_behavior: z.enum(ORDER_BEHAVIORS),
+    /** POS `accept_async`: the confirmation webhook follows this many ms after the answer. */
+    order_confirm_ms: z.number().int().min(0).max(600_000),
+    /** DSP: the next n events (`POST /stream-dsp/v1/event`) answer 503. */
+    dsp_event_failures: z.number().int().min(0).max(1_000_000),
   })
   .partial()
   .strict();
@@ -34,6 +60,9 @@ export interface Switches {
   slow_ms: number;
   deny_authorize: boolean;
   event_failures: number;
+  order_behavior: OrderBehavior;
+  order_confirm_ms: number;
+  dsp_event_failures: number;
 }
 
 const DEFAULT_SWITCHES: Switches = {
@@ -44,7 +73,21 @@ const DEFAULT_SWITCHES: Switches = {
   slow_ms: 0,
   deny_authorize: false,
   event_failures: 0,
+  order_behavior: 'accept',
+  order_confirm_ms: 500,
+  dsp_event_failures: 0,
 };
+
+/** An order the simulated POS holds. */
+export interface HeldOrder {
+  provider_id: string;
+  idempotency_key: string;
+  location_id: string;
+  status: string;
+  received_at: string;
+  last_update?: unknown;
+  canceled: boolean;
+}
 
 /** One request as the simulator received it, secrets redacted. */
 export interface ReceivedRequest {
@@ -75,6 +118,9 @@ export class SandboxState {
   /** Nonces of redeemed codes until they expire (codes are single use). */
   private readonly usedCodes = new Map<string, number>();
 
+  /** POS: orders held, by idempotency_key (a repeated key answers the same order). */
+  readonly orders = new Map<string, HeldOrder>();
+
   constructor(private readonly receivedLimit: number) {}
 
   applySwitches(patch: SwitchesPatch): Switches {
@@ -90,7 +136,7 @@ export class SandboxState {
   }
 
   /** Takes one from a countdown switch; true when this call should fail. */
-  consume(name: 'connection_failures' | 'event_failures'): boolean {
+  consume(name: 'connection_failures' | 'event_failures' | 'dsp_event_failures'): boolean {
     if (this.switches[name] <= 0) return false;
     this.switches[name] -= 1;
     return true;

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/wait.ts';
+import {
+  activeIntegration,
+  bind,
+  createOrg,
+  ingest,
+  partnerToken,
+  startOnboardingWorld,
+  waitForLocation,
+  type OnboardingWorld,
+} from '../onboarding/testing.ts';
+
+/**
+ * The whole order flow as a partner tries it from the docs: the mounted sandbox DSP posts a signed
+ * order through its control route, the platform routes it to the sandbox POS, and the DSP receives
+ * the outcome, for each behaviour the POS can be switched to.
+ */
+
+let world: OnboardingWorld;
+let posLocation: string;
+let store: string;
+beforeAll(async () => {
+  world = await startOnboardingWorld();
+  const { token } = await partnerToken(world);
+  const orgId = await createOrg(world, token);
+  const pos = await activeIntegration(world, token, orgId, 'pos');
+  const dsp = await activeIntegration(world, token, orgId, 'dsp');
+  const [posInfo, dspInfo] = [await world.pos.info(), await world.dsp.info()];
+  posLocation = posInfo.accounts[0]!.locations[0]!.provider_id;
+  store = dspInfo.accounts[0]!.locations[0]!.provider_id;
+  const [location] = await ingest(world, token, pos, [posLocation]);
+  expect((await bind(world, token, dsp, [{ pos_location_id: location!._id, dsp_provider_id: store }])).status).toBe(200);
+  await waitForLocation(world, token, orgId, location!._id, (l) => l.dsps[0]?.status === 'APPROVED', 'APPROVED');
+});
+afterAll(() => world?.stop());
+
+async function sendOrder() {
+  const sent = await world.dsp.send({ type: 'new_order', location_id: store, order: {} });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+  return sent.body as { order_id: string; status: string };
+}
+const eventsOf = async (orderId: string) => {
+  const orders = await world.dsp.events();
+  return orders.filter((e) => e.body.order_id === orderId);
+};
+
+describe('the sandbox order flow', () => {
+  it('accepts by default: the DSP hears location.order.accept', async () => {
+    await world.pos.switches({ order_behavior: 'accept' });
+    const sent = await world.dsp.send({ type: 'new_order', location_id: store, order: { id: 'sbx-flow-1' } });
+    expect(sent.body.status).toBe('received');
+    await waitFor(async () => (await eventsOf('sbx-flow-1')).find((e) => e.body.type === 'location.order.accept'), 20_000, 'accept');
+    const held = await world.pos.orders();
+    expect(held.find((o) => o.idempotency_key === sent.body.order_id)).toMatchObject({ status: 'accepted' });
+  });
+
+  it('refuses out of stock: the DSP hears items_unavailable with its item id', async () => {
+    await world.pos.switches({ order_behavior: 'reject_stock' });
+    const sent = await world.dsp.send({ type: 'new_order', location_id: store, order: { id: 'sbx-flow-2' } });
+    const fail = await waitFor(
+      async () => (await eventsOf('sbx-flow-2')).find((e) => e.body.type === 'location.order.fail'),
+      20_000,
+      'fail',
+    );
+    expect(fail.body).toMatchObject({ failure_reason: 'items_unavailable', failure_details: { invalid_item_ids: ['sbx-taco'] } });
+    expect(sent.status).toBe(202);
+  });
+
+  it('accepts asynchronously and confirms by signed webhook; status updates on command reach the DSP', async () => {
+    await world.pos.switches({ order_behavior: 'accept_async', order_confirm_ms: 100 });
+    await world.dsp.send({ type: 'new_order', location_id: store, order: { id: 'sbx-flow-3' } });
+    await waitFor(async () => (await eventsOf('sbx-flow-3')).find((e) => e.body.type === 'location.order.accept'), 20_000, 'accept');
+    const held = (await world.pos.orders()).find((o) => o.status === 'accepted' && o.provider_id);
+    const ready = await world.pos.sendOrderStatus(held!.provider_id, 'ready_for_pickup');
+    expect(ready.status).toBe(204);
+    await waitFor(
+      async () => (await world.dsp.events({ type: 'location.order.notify_status_change' })).length > 0 || undefined,
+      20_000,
+      'ready',
+    );
+  });
+
+  it('pauses every bound store when the POS location goes inactive', async () => {
+    const res = await world.pos.sendLocationStatus(posLocation, 'inactive', Date.now() + 3_600_000);
+    expect(res.status).toBe(204);
+    await waitFor(async () => (await world.dsp.events({ type: 'location.pause' }))[0], 20_000, 'pause');
+    const refused = await sendOrder();
+    expect(refused.status).toBe('failed');
+    expect((await world.pos.sendLocationStatus(posLocation, 'active')).status).toBe(204);
+    await waitFor(async () => (await world.dsp.events({ type: 'location.resume' }))[0], 20_000, 'resume');
+  });
+});
