@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createSandboxServer, SANDBOX_KINDS, type SandboxKind } from './index.ts';
+import { createSandboxServer, demoDspOrder, sendWebhook, SANDBOX_KINDS, type SandboxKind } from './index.ts';
 
 const USAGE = `Usage: stream-sandbox <pos|dsp|events> [options]
+       stream-sandbox dsp send-order --platform URL --partner ID --secret S --location STORE [--file order.json]
 
-Runs a simulated partner on its own.
+Runs a simulated partner on its own, or (send-order) posts one signed new_order to the platform as a
+DSP would: the demo order, or the order in --file (a whole webhook body when it has a "type"), and
+prints the platform's answer as JSON.
 
 Options (environment variable in brackets):
   --port N              port to listen on (default 7001 pos, 7002 dsp, 7003 events) [PORT]
@@ -28,7 +32,31 @@ function wholeNumber(name: string, raw: string | undefined): number | undefined 
   return n;
 }
 
+/** `dsp send-order`: one signed webhook to `POST /order/{partner}`, the answer on stdout. */
+async function sendOrder(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      platform: { type: 'string' },
+      partner: { type: 'string' },
+      secret: { type: 'string' },
+      location: { type: 'string' },
+      file: { type: 'string' },
+    },
+  });
+  for (const flag of ['platform', 'partner', 'secret', 'location'] as const) {
+    if (!values[flag]) throw new UsageError(`--${flag} is required.`);
+  }
+  const given = values.file ? (JSON.parse(readFileSync(values.file, 'utf8')) as Record<string, unknown>) : {};
+  const body =
+    'type' in given ? given : { type: 'new_order', location_id: values.location, order: demoDspOrder(given) };
+  const answer = await sendWebhook(values.platform!, `/order/${values.partner}`, values.secret!, body);
+  console.log(JSON.stringify(answer, null, 2));
+  if (answer.status >= 400) process.exitCode = 1;
+}
+
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  if (argv[0] === 'dsp' && argv[1] === 'send-order') return sendOrder(argv.slice(2));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
