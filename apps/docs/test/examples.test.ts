@@ -69,6 +69,10 @@ async function sandboxEnv(platform: TestPlatform): Promise<Record<string, string
       [`${prefix}_URL`]: creds.base_url,
       [`${prefix}_CLIENT_ID`]: creds.oauth_client_id,
       [`${prefix}_CLIENT_SECRET`]: creds.oauth_client_secret,
+      // Signed webhooks as the sandbox partner (the order guides).
+      [`${prefix}_PARTNER_ID`]: creds.partner_id,
+      [`${prefix}_PARTNER_SLUG`]: creds.slug,
+      [`${prefix}_WEBHOOK_SECRET`]: creds.webhook_secret,
     });
   }
   return env;

@@ -13,6 +13,7 @@ Commands:
   partners list           list partners, without secrets (except the sandbox partners')
   partners rotate-secret  replace a partner's client and/or webhook secret
   keys rotate             sign Partner API tokens with a new key from now on
+  orders show <id>        an order and its timeline (every webhook, status change and call)
 Run "stream-platform <command> --help" for a command's options; "stream-platform --version"
 prints the platform's version.
 
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   migrate: async () => (await import('./cli/serve.ts')).runMigrate,
   partners: async () => (await import('./cli/partners.ts')).partners,
   keys: async () => (await import('./cli/keys.ts')).keys,
+  orders: async () => (await import('./cli/orders.ts')).orders,
 };
 
 /** The platform's version: apps/platform/package.json. */

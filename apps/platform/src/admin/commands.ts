@@ -1,6 +1,8 @@
 import { rotateSigningKey } from '../auth/keys.ts';
 import type { Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { orderToWire, timelineOf } from '../orders/read.ts';
+import { findOrder } from '../orders/records.ts';
 import { ApiError } from '../http/errors.ts';
 import { toCreatePartnerInput, type CreatePartnerRequest } from '../partners/input.ts';
 import { SANDBOX_PARTNERS, sandboxCredentials } from '../sandbox-bootstrap.ts';
@@ -31,6 +33,8 @@ export interface AdminCommands {
   rotateSecret(idOrSlug: string, which: readonly SecretKind[]): Promise<RotatedSecrets>;
   /** New tokens are signed with the new key; the retired ones keep verifying until their tokens expire. */
   rotateSigningKey(): Promise<{ kid: string; retired: string[] }>;
+  /** An order and its timeline, as its partners see them (`order_not_found` when there is none). */
+  showOrder(orderId: string): Promise<{ order: unknown; timeline: unknown }>;
 }
 
 export function directCommands(database: Database, encryptionKey: Buffer): AdminCommands {
@@ -71,5 +75,10 @@ export function directCommands(database: Database, encryptionKey: Buffer): Admin
       }
     },
     rotateSigningKey: () => rotateSigningKey(db, encryptionKey),
+    async showOrder(orderId) {
+      const order = await findOrder(db, orderId);
+      if (!order) throw new ApiError('order_not_found', `No order ${orderId}.`);
+      return { order: orderToWire(order), timeline: (await timelineOf(db, order.id)).entries };
+    },
   };
 }

@@ -59,6 +59,11 @@ export function registerAdmin(app: FastifyInstance): void {
       async (req) => commands().rotateSecret(req.params.partner, req.body.which),
     );
     admin.post('/_admin/keys/rotate', () => commands().rotateSigningKey());
+    admin.get(
+      '/_admin/orders/:order',
+      { schema: { params: z.object({ order: z.string().min(1).max(200) }) } },
+      async (req) => commands().showOrder(req.params.order),
+    );
   });
 
   const { dataDir } = app.ctx.config;

@@ -128,5 +128,6 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
     rotateSecret: (idOrSlug, which) =>
       request('POST', `/_admin/partners/${encodeURIComponent(idOrSlug)}/rotate-secret`, { which }),
     rotateSigningKey: () => request('POST', '/_admin/keys/rotate'),
+    showOrder: (orderId) => request('GET', `/_admin/orders/${encodeURIComponent(orderId)}`),
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
+import { directCommands } from '../admin/commands.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { ORDER_DELIVERY } from './calls.ts';
 import { ASYNC_CONFIRMATION } from './effects.ts';
@@ -400,6 +401,14 @@ describe('the order and its timeline, for partners', () => {
     );
     const created = entries.find((e) => e.type === 'order.created')!;
     expect(created.delivery!.attempts.map((a) => a.status)).toEqual(expect.arrayContaining([503, 200]));
+
+    // The operator's view (`stream-platform orders show`) is the same timeline.
+    const shown = await directCommands(w.platform.app.ctx.database, w.platform.config.encryptionKey).showOrder(id);
+    expect(shown.order).toMatchObject({ _id: id, status: 'accepted' });
+    expect(shown.timeline).toEqual(timeline.body.entries);
+    await expect(
+      directCommands(w.platform.app.ctx.database, w.platform.config.encryptionKey).showOrder('ord_nope'),
+    ).rejects.toMatchObject({ code: 'order_not_found' });
 
     const stranger = await w.platform.partner();
     const { access_token } = await requestAccessToken(w.url, stranger);
