@@ -20,17 +20,16 @@ export const FulfillmentType = z
   .meta({
     id: 'FulfillmentType',
     description:
-      '`delivery`: the marketplace\'s courier delivers; `merchant_managed_delivery`: the restaurant delivers; `stream_managed_delivery`: a delivery provider booked through the platform delivers. `drive_thru` is the only type an `unpaid` order may have.',
+      "`delivery`: the marketplace's courier delivers; `merchant_managed_delivery`: the restaurant delivers; `stream_managed_delivery`: a delivery provider booked through the platform delivers. `drive_thru` is the only type an `unpaid` order may have.",
   });
 export type FulfillmentType = z.infer<typeof FulfillmentType>;
 
 /** What a DSP may send: the POS types, and `kiosk` (the platform passes it to the POS as `pickup`). */
-export const DspFulfillmentType = z
-  .enum([...FulfillmentType.options, 'kiosk'])
-  .meta({
-    id: 'DspFulfillmentType',
-    description: 'The fulfillment types a DSP may send: every POS type, and `kiosk` (sent to the POS as `pickup`).',
-  });
+export const DspFulfillmentType = z.enum([...FulfillmentType.options, 'kiosk']).meta({
+  id: 'DspFulfillmentType',
+  description:
+    'The fulfillment types a DSP may send: every POS type, and `kiosk` (sent to the POS as `pickup`).',
+});
 export type DspFulfillmentType = z.infer<typeof DspFulfillmentType>;
 
 export const ORDER_SOURCES = [
@@ -51,7 +50,10 @@ export type OrderSource = z.infer<typeof OrderSource>;
 
 export const OrderBrand = z
   .enum([...ORDER_SOURCES, 'yelp', 'eat24', 'caviar', 'storefront', 'postmates'])
-  .meta({ id: 'OrderBrand', description: "The brand the customer ordered through (a source, or one of a source's brands)." });
+  .meta({
+    id: 'OrderBrand',
+    description: "The brand the customer ordered through (a source, or one of a source's brands).",
+  });
 export type OrderBrand = z.infer<typeof OrderBrand>;
 
 /** Where a delivery is, as the DSP reports it (all fifteen of section 4). */
@@ -93,8 +95,14 @@ export const OrderFailureDetails = z
   .object({
     invalid_item_ids: z
       .array(z.string())
-      .meta({ description: 'Your item or modifier ids at fault (`pos_missing_items`, `items_unavailable`); else empty.' }),
-    error_message: z.string().optional().meta({ description: 'What went wrong, in a sentence a person can act on.' }),
+      .meta({
+        description:
+          'Your item or modifier ids at fault (`pos_missing_items`, `items_unavailable`); else empty.',
+      }),
+    error_message: z
+      .string()
+      .optional()
+      .meta({ description: 'What went wrong, in a sentence a person can act on.' }),
   })
   .meta({ id: 'OrderFailureDetails' });
 export type OrderFailureDetails = z.infer<typeof OrderFailureDetails>;

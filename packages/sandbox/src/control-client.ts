@@ -30,11 +30,18 @@ export interface SandboxControl {
   /** POS: sends the platform `order.status.updated` for an order it holds. */
   sendOrderStatus(providerId: string, status: string): Promise<PlatformAnswer>;
   /** POS: sends `location.status.updated`. */
-  sendLocationStatus(locationId: string, status: 'active' | 'inactive', pausedUntil?: number): Promise<PlatformAnswer>;
+  sendLocationStatus(
+    locationId: string,
+    status: 'active' | 'inactive',
+    pausedUntil?: number,
+  ): Promise<PlatformAnswer>;
   /** DSP: sends a webhook (`new_order` with a partial `order` is filled into a valid demo order). */
   send(webhook: Record<string, unknown>): Promise<PlatformAnswer>;
   /** DSP: the events it received, oldest first. */
-  events(filter?: { order_id?: string; type?: string }): Promise<{ time: string; body: Record<string, unknown> }[]>;
+  events(filter?: {
+    order_id?: string;
+    type?: string;
+  }): Promise<{ time: string; body: Record<string, unknown> }[]>;
 }
 
 /**

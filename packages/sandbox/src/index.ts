@@ -10,7 +10,14 @@ import { Sim } from './sim.ts';
 import { SandboxState } from './state.ts';
 
 export * from './options.ts';
-export type { Switches, SwitchesPatch, ReceivedRequest, Connection, HeldOrder, OrderBehavior } from './state.ts';
+export type {
+  Switches,
+  SwitchesPatch,
+  ReceivedRequest,
+  Connection,
+  HeldOrder,
+  OrderBehavior,
+} from './state.ts';
 export { ORDER_BEHAVIORS } from './state.ts';
 export { demoDspOrder, sendWebhook } from './orders.ts';
 export { sandboxControl, type SandboxControl, type SandboxInfo } from './control-client.ts';

@@ -3,7 +3,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DspWebhook, dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
-import { posReceiveOrder, type PosOrder, type PosValidationError } from '@stream/contracts/apis/become-a-pos/index';
+import {
+  posReceiveOrder,
+  type PosOrder,
+  type PosValidationError,
+} from '@stream/contracts/apis/become-a-pos/index';
 import { SandboxError, check, parse, route } from './http.ts';
 import type { Sim } from './sim.ts';
 import type { OrderBehavior } from './state.ts';
@@ -15,12 +19,20 @@ import type { OrderBehavior } from './state.ts';
  */
 
 const REFUSALS: Partial<Record<OrderBehavior, (o: PosOrder) => PosValidationError['posValidation']>> = {
-  reject_stock: (o) => ({ stockValidation: [{ type: 'item', provider_id: o.line_items[0]?.provider_id ?? '', quantity: 0 }] }),
-  reject_totals: (o) => ({ orderTotalsValidation: [{ posTotal: o.subtotal + o.tax + 100, streamTotal: o.subtotal + o.tax }] }),
-  reject_invalid_cart: () => ({ orderValidation: [{ order_error: 'invalid_cart', order_error_reason: 'Sandbox: invalid cart.' }] }),
+  reject_stock: (o) => ({
+    stockValidation: [{ type: 'item', provider_id: o.line_items[0]?.provider_id ?? '', quantity: 0 }],
+  }),
+  reject_totals: (o) => ({
+    orderTotalsValidation: [{ posTotal: o.subtotal + o.tax + 100, streamTotal: o.subtotal + o.tax }],
+  }),
+  reject_invalid_cart: () => ({
+    orderValidation: [{ order_error: 'invalid_cart', order_error_reason: 'Sandbox: invalid cart.' }],
+  }),
   reject_store_unavailable: () => ({ orderValidation: [{ order_error: 'store_unavailable' }] }),
   reject_pos_offline: () => ({ orderValidation: [{ order_error: 'pos_offline' }] }),
-  reject_other: () => ({ orderValidation: [{ order_error: 'other', order_error_reason: 'Sandbox: kitchen printer is jammed.' }] }),
+  reject_other: () => ({
+    orderValidation: [{ order_error: 'other', order_error_reason: 'Sandbox: kitchen printer is jammed.' }],
+  }),
 };
 
 /** Signs the exact bytes with the partner's webhook secret and posts them to the platform. */
@@ -81,20 +93,31 @@ export function registerPosOrders(app: FastifyInstance, sim: Sim): void {
       return {};
     }
     const order = body.object;
-    const refuse = (posValidation: PosValidationError['posValidation']) => reply.status(400).send({ posValidation });
+    const refuse = (posValidation: PosValidationError['posValidation']) =>
+      reply.status(400).send({ posValidation });
     if (!account.locations.some((l) => l.provider_id === order.location_id)) {
-      return refuse({ orderValidation: [{ order_error: 'store_unavailable', order_error_reason: `Unknown location ${order.location_id}.` }] });
+      return refuse({
+        orderValidation: [
+          { order_error: 'store_unavailable', order_error_reason: `Unknown location ${order.location_id}.` },
+        ],
+      });
     }
     const behavior = state.switches.order_behavior;
     const location = account.locations.find((l) => l.provider_id === order.location_id)!;
     const known = state.orders.get(order.idempotency_key);
-    if (known) return { order: { provider_id: known.provider_id, prep_time_minutes: location.prep_time_minutes } };
+    if (known)
+      return { order: { provider_id: known.provider_id, prep_time_minutes: location.prep_time_minutes } };
     if (behavior === 'timeout') {
       await delay(20_000, undefined, { signal: AbortSignal.timeout(25_000) }).catch(() => undefined);
       throw new SandboxError('internal_error', 'Simulated timeout (order_behavior timeout).', undefined, 504);
     }
     if (behavior === 'error_503' || (behavior === 'fail_30' && Math.random() < 0.3)) {
-      throw new SandboxError('internal_error', `Simulated outage (order_behavior ${behavior}).`, undefined, 503);
+      throw new SandboxError(
+        'internal_error',
+        `Simulated outage (order_behavior ${behavior}).`,
+        undefined,
+        503,
+      );
     }
     const refusal = REFUSALS[behavior];
     if (refusal) return refuse(refusal(order));
@@ -136,7 +159,10 @@ export function registerDspEvents(app: FastifyInstance, sim: Sim): void {
 }
 
 const StatusBody = z.object({ status: z.string() });
-const LocationStatusBody = z.object({ status: z.enum(['active', 'inactive']), paused_until: z.number().int().optional() });
+const LocationStatusBody = z.object({
+  status: z.enum(['active', 'inactive']),
+  paused_until: z.number().int().optional(),
+});
 const Params = z.object({ id: z.string().min(1) });
 
 let demoOrders = 0;
@@ -178,7 +204,10 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
       const { status } = check(StatusBody, req.body ?? {}, 'body') as z.infer<typeof StatusBody>;
       const held = [...state.orders.values()].find((o) => o.provider_id === id);
       if (!held) throw new SandboxError('not_found', `The sandbox POS holds no order ${id}.`);
-      return posWebhook(sim, { type: 'order.status.updated', object: { status, provider_id: id, location_id: held.location_id } });
+      return posWebhook(sim, {
+        type: 'order.status.updated',
+        object: { status, provider_id: id, location_id: held.location_id },
+      });
     });
     control.post(`${prefix}/locations/:id/status`, async (req) => {
       const { id } = check(Params, req.params, 'params') as z.infer<typeof Params>;

@@ -15,6 +15,7 @@ export async function orders([sub, ...args]: string[]): Promise<void> {
     throw new UsageError(`orders ${what}: show.`, ORDERS_USAGE);
   }
   if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return console.log(ORDERS_USAGE);
-  if (args.length !== 1 || args[0]!.startsWith('-')) throw new UsageError('orders show needs one order id.', ORDERS_USAGE);
+  if (args.length !== 1 || args[0]!.startsWith('-'))
+    throw new UsageError('orders show needs one order id.', ORDERS_USAGE);
   printJson(await withCommands(loadConfig(), (c) => c.showOrder(args[0]!)));
 }

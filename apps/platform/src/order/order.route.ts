@@ -9,7 +9,10 @@ export function registerOrderRoute(app: FastifyInstance): void {
   mount(app, dspSendWebhook, async (req, reply) => {
     const partner = req.partner!;
     if (partner.kind !== 'dsp') {
-      throw new ApiError('unknown_partner', `Partner ${req.params.partner_id} is not a DSP; send DSP webhooks with a DSP's id.`);
+      throw new ApiError(
+        'unknown_partner',
+        `Partner ${req.params.partner_id} is not a DSP; send DSP webhooks with a DSP's id.`,
+      );
     }
     const { status, answer } = await receiveDspWebhook(app.ctx, partner, req.body);
     return reply.code(status).send(answer);

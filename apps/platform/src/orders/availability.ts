@@ -16,7 +16,8 @@ export function refusalReason(
   binding: Pick<Binding, 'storeStatus'> | undefined,
   nowMs: number,
 ): string | undefined {
-  if (location.offlineSince) return `${location.name} is offline at the POS; orders are refused until it is back.`;
+  if (location.offlineSince)
+    return `${location.name} is offline at the POS; orders are refused until it is back.`;
   const pausedUntil = location.pausedUntil?.getTime();
   if (location.posStatus === 'inactive' && (!pausedUntil || pausedUntil > nowMs)) {
     return `${location.name} is not taking orders${until(pausedUntil)} (paused at the POS).`;

@@ -42,7 +42,8 @@ const storeKey = (bindingId: string) => `store:${bindingId}`;
 
 /** A grant the merchant must renew will not heal by retrying. */
 function permanentIfGrantUnusable(err: unknown): never {
-  if (err instanceof ApiError && err.code.startsWith('integration_')) throw new PermanentJobError(err.message);
+  if (err instanceof ApiError && err.code.startsWith('integration_'))
+    throw new PermanentJobError(err.message);
   throw err;
 }
 
@@ -67,7 +68,10 @@ export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryRes
     const [location] = await ctx.db.select().from(orgLocations).where(eq(orgLocations.id, order.locationId));
     if (!location) throw new PermanentJobError(`Location ${order.locationId} no longer exists.`);
     try {
-      const answer = await merchant.call(ctx, location.integrationId, posReceiveOrder, { body: request, job });
+      const answer = await merchant.call(ctx, location.integrationId, posReceiveOrder, {
+        body: request,
+        job,
+      });
       return { answer: answer.order ?? null };
     } catch (err) {
       // A refusal of a new order is its outcome, not a failure to deliver: settle it, do not retry.
@@ -82,7 +86,8 @@ export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryRes
     if (job.payload.request.type === 'order.created') await settleDelivery(tx, job.payload.order_id, result);
   },
   async onDead(tx, job) {
-    if (job.payload.request.type === 'order.created') await deliveryGaveUp(tx, job.payload.order_id, job.error);
+    if (job.payload.request.type === 'order.created')
+      await deliveryGaveUp(tx, job.payload.order_id, job.error);
   },
 });
 
@@ -111,14 +116,19 @@ export const dspCall = defineJobKind<z.infer<typeof DspCallPayload>, void>({
         allow: ['active'],
       });
     } catch (err) {
-      if (err instanceof PartnerCallError && err.reason === 'rejected') throw new PermanentJobError(err.message);
+      if (err instanceof PartnerCallError && err.reason === 'rejected')
+        throw new PermanentJobError(err.message);
       permanentIfGrantUnusable(err);
     }
   },
 });
 
 /** Sends the POS a new, updated or cancelled order (after the order's earlier POS calls). */
-export async function sendToPos(tx: DbOrTx, order: Order, request: z.input<typeof PosOrderRequest>): Promise<void> {
+export async function sendToPos(
+  tx: DbOrTx,
+  order: Order,
+  request: z.input<typeof PosOrderRequest>,
+): Promise<void> {
   const jobId = await enqueue(tx, {
     kind: posCall,
     payload: { order_id: order.id, request },
@@ -173,7 +183,11 @@ export async function sendStoreEventToDsp(
   });
 }
 
-async function latestBindingOf(db: DbOrTx, dspPartnerId: string, storeId: string): Promise<string | undefined> {
+async function latestBindingOf(
+  db: DbOrTx,
+  dspPartnerId: string,
+  storeId: string,
+): Promise<string | undefined> {
   const [row] = await db
     .select({ id: locationBindings.id })
     .from(locationBindings)
@@ -182,4 +196,3 @@ async function latestBindingOf(db: DbOrTx, dspPartnerId: string, storeId: string
     .limit(1);
   return row?.id;
 }
-

@@ -37,7 +37,11 @@ export interface WebhookOutcome {
   answer: DspWebhookAnswer;
 }
 
-export async function receiveDspWebhook(ctx: AppContext, partner: Partner, body: DspWebhook): Promise<WebhookOutcome> {
+export async function receiveDspWebhook(
+  ctx: AppContext,
+  partner: Partner,
+  body: DspWebhook,
+): Promise<WebhookOutcome> {
   switch (body.type) {
     case 'new_order':
       return receiveNewOrder(ctx, partner, body);
@@ -82,7 +86,12 @@ interface Failure {
   details: OrderFailureDetails;
   cause: string;
 }
-const failure = (reason: OrderFailureReason, cause: string, error_message: string, ids: string[] = []): Failure => ({
+const failure = (
+  reason: OrderFailureReason,
+  cause: string,
+  error_message: string,
+  ids: string[] = [],
+): Failure => ({
   reason,
   cause,
   details: { invalid_item_ids: ids, error_message },
@@ -108,7 +117,10 @@ async function receiveNewOrder(
     const eventId = newId('evt');
     const orderId = newId('ord');
     const route = await routeOf(tx, partner.id, body.location_id);
-    const validation = validateDspOrder(body.order, { receivedAtMs: receivedAt, defaultSource: sourceOf(partner) });
+    const validation = validateDspOrder(body.order, {
+      receivedAtMs: receivedAt,
+      defaultSource: sourceOf(partner),
+    });
     const valid = validation.ok ? validation.order : undefined;
     let posOrder: Record<string, unknown> | null = null;
     let failed: Failure | undefined;
@@ -119,7 +131,11 @@ async function receiveNewOrder(
         `Store ${body.location_id} is not connected to a restaurant location on the platform; the merchant must bind it first.`,
       );
     } else if (!valid) {
-      failed = failure('order_validation_error', 'order breaks the contract', problemsMessage(validation.ok ? [] : validation.problems));
+      failed = failure(
+        'order_validation_error',
+        'order breaks the contract',
+        problemsMessage(validation.ok ? [] : validation.problems),
+      );
     } else {
       const translated = toPosOrder(valid, {
         orderId,
@@ -136,8 +152,11 @@ async function receiveNewOrder(
         );
       } else posOrder = translated.order;
       // A future order is checked again at its release; the location may reopen by then.
-      const refusing = valid.is_future_order ? undefined : refusalReason(route.location, route.binding, receivedAt);
-      if (!failed && refusing) failed = failure('restaurant_not_accepting_orders', 'location not taking orders', refusing);
+      const refusing = valid.is_future_order
+        ? undefined
+        : refusalReason(route.location, route.binding, receivedAt);
+      if (!failed && refusing)
+        failed = failure('restaurant_not_accepting_orders', 'location not taking orders', refusing);
     }
     const prepMs = (route?.location.prepTimeMinutes ?? 0) * 60_000;
     const requestedFor = valid ? new Date(valid.estimated_ready_at_ms) : null;
@@ -168,9 +187,21 @@ async function receiveNewOrder(
       .returning();
     // Another post of the same order committed first: answer what it answered.
     if (!inserted) return (await repeatedPost(tx, partner, body))!;
-    await recordWebhook(tx, { id: eventId, partnerId: partner.id, type: body.type, body, orderId, locationId: inserted.locationId });
+    await recordWebhook(tx, {
+      id: eventId,
+      partnerId: partner.id,
+      type: body.type,
+      body,
+      orderId,
+      locationId: inserted.locationId,
+    });
     await addTimeline(tx, orderId, { kind: 'received', type: body.type, partnerId: partner.id, eventId });
-    await addTimeline(tx, orderId, { kind: 'status', type: inserted.status, to: inserted.status, detail: 'new order' });
+    await addTimeline(tx, orderId, {
+      kind: 'status',
+      type: inserted.status,
+      to: inserted.status,
+      detail: 'new order',
+    });
     const order = failed
       ? await failOrder(tx, inserted, failed.reason, failed.details, failed.cause)
       : (await orderChanged(tx, inserted, null), inserted);
@@ -191,7 +222,13 @@ async function repeatedPost(
     .from(orders)
     .where(byDspOrder(partner.id, body.order.id));
   if (!first) return undefined;
-  const eventId = await recordWebhook(tx, { partnerId: partner.id, type: body.type, body, orderId: first.id, locationId: first.locationId });
+  const eventId = await recordWebhook(tx, {
+    partnerId: partner.id,
+    type: body.type,
+    body,
+    orderId: first.id,
+    locationId: first.locationId,
+  });
   await addTimeline(tx, first.id, {
     kind: 'received',
     type: body.type,
@@ -204,7 +241,11 @@ async function repeatedPost(
 
 type OrderEventBody = z.output<typeof CancelOrderWebhook> | z.output<typeof DeliveryStatusUpdateWebhook>;
 
-async function receiveOrderEvent(ctx: AppContext, partner: Partner, body: OrderEventBody): Promise<WebhookOutcome> {
+async function receiveOrderEvent(
+  ctx: AppContext,
+  partner: Partner,
+  body: OrderEventBody,
+): Promise<WebhookOutcome> {
   const settled: Settled<WebhookOutcome> = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, byDspOrder(partner.id, body.order_id));
     if (!order || order.dspLocationId !== body.location_id) {
@@ -213,15 +254,33 @@ async function receiveOrderEvent(ctx: AppContext, partner: Partner, body: OrderE
         `No order ${body.order_id} of store ${body.location_id} came from you; post its new_order first.`,
       );
     }
-    const eventId = await recordWebhook(tx, { partnerId: partner.id, type: body.type, body, orderId: order.id, locationId: order.locationId });
+    const eventId = await recordWebhook(tx, {
+      partnerId: partner.id,
+      type: body.type,
+      body,
+      orderId: order.id,
+      locationId: order.locationId,
+    });
     await addTimeline(tx, order.id, { kind: 'received', type: body.type, partnerId: partner.id, eventId });
     // Still on its way to the POS: applied after that delivery settles, in order, never lost.
     if (order.status === 'received') {
-      await enqueue(tx, { kind: applyQueuedEvent, payload: { order_id: order.id, event_id: eventId }, orderingKey: posKey(order.id) });
-      return { value: { status: 202, answer: { event_id: eventId, order_id: order.id, status: order.status, queued: true } } };
+      await enqueue(tx, {
+        kind: applyQueuedEvent,
+        payload: { order_id: order.id, event_id: eventId },
+        orderingKey: posKey(order.id),
+      });
+      return {
+        value: {
+          status: 202,
+          answer: { event_id: eventId, order_id: order.id, status: order.status, queued: true },
+        },
+      };
     }
     const applied = await applyDspEvent(tx, order, body, eventId);
-    return settle(applied, (o) => ({ status: 200, answer: { event_id: eventId, order_id: o.id, status: o.status } }));
+    return settle(applied, (o) => ({
+      status: 200,
+      answer: { event_id: eventId, order_id: o.id, status: o.status },
+    }));
   });
   if ('refused' in settled) throw settled.refused;
   return settled.value;
@@ -235,9 +294,17 @@ async function receiveStoreStatus(
   return ctx.db.transaction(async (tx) => {
     const route = await routeOf(tx, partner.id, body.location_id);
     if (!route) {
-      throw new ApiError('location_not_found', `Store ${body.location_id} is not connected to a location on the platform.`);
+      throw new ApiError(
+        'location_not_found',
+        `Store ${body.location_id} is not connected to a location on the platform.`,
+      );
     }
-    const eventId = await recordWebhook(tx, { partnerId: partner.id, type: body.type, body, locationId: route.location.id });
+    const eventId = await recordWebhook(tx, {
+      partnerId: partner.id,
+      type: body.type,
+      body,
+      locationId: route.location.id,
+    });
     await recordStoreStatus(tx, route.binding, body.status_update);
     return { status: 200, answer: { event_id: eventId } };
   });

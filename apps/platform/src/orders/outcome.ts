@@ -26,7 +26,10 @@ export async function failOrder(
   details: OrderFailureDetails,
   cause: string,
 ): Promise<Order | undefined> {
-  const moved = await moveOrder(tx, order, 'failed', cause, { failureReason: reason, failureDetails: details });
+  const moved = await moveOrder(tx, order, 'failed', cause, {
+    failureReason: reason,
+    failureDetails: details,
+  });
   if (moved) await orderChanged(tx, moved, order.status);
   return moved;
 }
@@ -46,7 +49,10 @@ export async function settleDelivery(tx: Tx, orderId: string, result: DeliveryRe
       tx,
       order,
       'unknown',
-      { invalid_item_ids: [], error_message: 'The POS accepted the order without saying its id (order.provider_id).' },
+      {
+        invalid_item_ids: [],
+        error_message: 'The POS accepted the order without saying its id (order.provider_id).',
+      },
       'POS answer unusable',
     );
     return;
@@ -86,7 +92,10 @@ export async function deliveryGaveUp(tx: Tx, orderId: string, error: string): Pr
     'unknown',
     {
       invalid_item_ids: [],
-      error_message: `The POS could not be reached in time; the order was not placed (${error})`.slice(0, 1000),
+      error_message: `The POS could not be reached in time; the order was not placed (${error})`.slice(
+        0,
+        1000,
+      ),
     },
     'POS unreachable until the delivery deadline',
   );
@@ -124,7 +133,9 @@ export function dspIdOf(order: Pick<Order, 'dspOrder' | 'posOrder'>): (posId: st
       if (p.provider_id && d?.id) map.set(p.provider_id, d.id);
       walk(d?.modifiers, p.modifiers);
     });
-  walk((order.dspOrder as { items?: Line[] }).items, (order.posOrder as { line_items?: Line[] } | null)?.line_items);
+  walk(
+    (order.dspOrder as { items?: Line[] }).items,
+    (order.posOrder as { line_items?: Line[] } | null)?.line_items,
+  );
   return (posId) => map.get(posId) ?? posId;
 }
-

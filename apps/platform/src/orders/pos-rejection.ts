@@ -22,7 +22,10 @@ export function failureFromPosRejection(body: unknown, toDspId: (posId: string) 
   if (!parsed.success) {
     return {
       reason: 'unknown',
-      details: { invalid_item_ids: [], error_message: `The POS refused the order: ${quote(body) || 'no reason given'}` },
+      details: {
+        invalid_item_ids: [],
+        error_message: `The POS refused the order: ${quote(body) || 'no reason given'}`,
+      },
     };
   }
   const v = parsed.data.posValidation;
@@ -41,7 +44,10 @@ export function failureFromPosRejection(body: unknown, toDspId: (posId: string) 
   if (closed) {
     return {
       reason: 'restaurant_not_accepting_orders',
-      details: { invalid_item_ids: [], error_message: `The restaurant is not taking orders (${withReason(closed)}).` },
+      details: {
+        invalid_item_ids: [],
+        error_message: `The restaurant is not taking orders (${withReason(closed)}).`,
+      },
     };
   }
   const totals = v.orderTotalsValidation ?? [];

@@ -36,7 +36,13 @@ const unknownLocation = (id: string) =>
 export async function receivePosWebhook(ctx: AppContext, partner: Partner, body: PosWebhook): Promise<void> {
   const settled: Settled<void> = await ctx.db.transaction(async (tx) => {
     const record = (locationId: string | null, orderId?: string) =>
-      recordWebhook(tx, { partnerId: partner.id, type: body.type, body, locationId, orderId: orderId ?? null });
+      recordWebhook(tx, {
+        partnerId: partner.id,
+        type: body.type,
+        body,
+        locationId,
+        orderId: orderId ?? null,
+      });
     switch (body.type) {
       case 'order.status.updated': {
         const { provider_id, location_id, status } = body.object;
@@ -55,7 +61,13 @@ export async function receivePosWebhook(ctx: AppContext, partner: Partner, body:
           );
         }
         const eventId = await record(order.locationId, order.id);
-        await addTimeline(tx, order.id, { kind: 'received', type: body.type, partnerId: partner.id, eventId, detail: status });
+        await addTimeline(tx, order.id, {
+          kind: 'received',
+          type: body.type,
+          partnerId: partner.id,
+          eventId,
+          detail: status,
+        });
         return settle(await applyPosStatus(tx, order, status, eventId), () => undefined);
       }
       case 'location.status.updated':

@@ -10,15 +10,24 @@ import { findOrder, type Order } from './records.ts';
 /** Reading orders: who may see one, the order as the Partner API shows it, and its timeline. */
 
 const notFound = (id: string) =>
-  new ApiError('order_not_found', `No order ${id} is visible to you: it must be an order of your DSP, POS or organisations.`);
+  new ApiError(
+    'order_not_found',
+    `No order ${id} is visible to you: it must be an order of your DSP, POS or organisations.`,
+  );
 
 /** The order, when the caller is its DSP, its POS or the white-label partner of its org (an org-limited token: that org only). */
-export async function findVisibleOrder(db: DbOrTx, auth: Pick<PartnerAuth, 'partnerId' | 'orgId'>, id: string): Promise<Order> {
+export async function findVisibleOrder(
+  db: DbOrTx,
+  auth: Pick<PartnerAuth, 'partnerId' | 'orgId'>,
+  id: string,
+): Promise<Order> {
   const order = await findOrder(db, id);
   if (!order) throw notFound(id);
   if (auth.orgId && auth.orgId !== order.orgId) throw notFound(id);
   if (auth.partnerId === order.dspPartnerId || auth.partnerId === order.posPartnerId) return order;
-  const [org] = order.orgId ? await db.select({ partnerId: orgs.partnerId }).from(orgs).where(eq(orgs.id, order.orgId)) : [];
+  const [org] = order.orgId
+    ? await db.select({ partnerId: orgs.partnerId }).from(orgs).where(eq(orgs.id, order.orgId))
+    : [];
   if (org?.partnerId !== auth.partnerId) throw notFound(id);
   return order;
 }
@@ -69,35 +78,37 @@ export async function timelineOf(db: DbOrTx, orderId: string): Promise<z.input<t
         .where(inArray(deliveryAttempts.jobId, jobIds))
         .orderBy(asc(deliveryAttempts.attempt), asc(deliveryAttempts.createdAt))
     : [];
-  const entries = rows.map(({ entry: e, received, jobStatus }): Entry => ({
-    seq: e.seq,
-    at: e.createdAt.toISOString(),
-    kind: e.kind,
-    type: e.type,
-    partner_id: e.partnerId,
-    from: e.fromStatus as Entry['from'],
-    to: e.toStatus as Entry['to'],
-    detail: e.detail,
-    ...(received !== null || e.body !== null ? { body: received ?? e.body } : {}),
-    ...(e.jobId && jobStatus
-      ? {
-          delivery: {
-            job_id: e.jobId,
-            state: jobStatus,
-            attempts: attempts
-              .filter((a) => a.jobId === e.jobId)
-              .map((a) => ({
-                attempt: a.attempt,
-                started_at: a.createdAt.toISOString(),
-                finished_at: iso(a.finishedAt),
-                status: a.responseStatus,
-                latency_ms: a.latencyMs,
-                error: a.error,
-                response: a.responseExcerpt,
-              })),
-          },
-        }
-      : {}),
-  }));
+  const entries = rows.map(
+    ({ entry: e, received, jobStatus }): Entry => ({
+      seq: e.seq,
+      at: e.createdAt.toISOString(),
+      kind: e.kind,
+      type: e.type,
+      partner_id: e.partnerId,
+      from: e.fromStatus as Entry['from'],
+      to: e.toStatus as Entry['to'],
+      detail: e.detail,
+      ...(received !== null || e.body !== null ? { body: received ?? e.body } : {}),
+      ...(e.jobId && jobStatus
+        ? {
+            delivery: {
+              job_id: e.jobId,
+              state: jobStatus,
+              attempts: attempts
+                .filter((a) => a.jobId === e.jobId)
+                .map((a) => ({
+                  attempt: a.attempt,
+                  started_at: a.createdAt.toISOString(),
+                  finished_at: iso(a.finishedAt),
+                  status: a.responseStatus,
+                  latency_ms: a.latencyMs,
+                  error: a.error,
+                  response: a.responseExcerpt,
+                })),
+            },
+          }
+        : {}),
+    }),
+  );
   return { order_id: orderId, entries };
 }

@@ -16,7 +16,14 @@ export type TimelineKind = (typeof orderTimeline.$inferInsert)['kind'];
 /** Stores a webhook as received (before anything answers 2xx); answers its `evt_…` id. */
 export async function recordWebhook(
   tx: DbOrTx,
-  e: { id?: string; partnerId: string; type: string; body: unknown; orderId?: string | null; locationId?: string | null },
+  e: {
+    id?: string;
+    partnerId: string;
+    type: string;
+    body: unknown;
+    orderId?: string | null;
+    locationId?: string | null;
+  },
 ): Promise<string> {
   const id = e.id ?? newId('evt');
   await tx.insert(webhookEvents).values({
@@ -102,7 +109,8 @@ export async function moveOrder(
     .set({ ...patch, status: to, updatedAt: sql`now()` })
     .where(and(eq(orders.id, order.id), inArray(orders.status, statesLeadingTo(ORDER_STATES, to))))
     .returning();
-  if (moved) await addTimeline(tx, order.id, { kind: 'status', type: to, from: order.status, to, detail: cause });
+  if (moved)
+    await addTimeline(tx, order.id, { kind: 'status', type: to, from: order.status, to, detail: cause });
   return moved;
 }
 

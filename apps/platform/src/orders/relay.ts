@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import {
+import type {
   CancelOrderWebhook,
-  DeliveryStatusUpdateWebhook,
+  DeliveryStatusUpdateWebhook} from '@stream/contracts/apis/become-a-dsp/index';
+import {
   type DspWebhook,
 } from '@stream/contracts/apis/become-a-dsp/index';
 import type { PosOrderUpdateStatus } from '@stream/contracts/apis/become-a-pos/index';
@@ -42,7 +43,13 @@ async function moveOrRefuse(tx: DbOrTx, order: Order, to: OrderStatus, cause: st
   return { order: moved };
 }
 
-async function recordRefusal(tx: DbOrTx, order: Order, applied: Applied, type: string, eventId: string | null) {
+async function recordRefusal(
+  tx: DbOrTx,
+  order: Order,
+  applied: Applied,
+  type: string,
+  eventId: string | null,
+) {
   if ('refused' in applied) {
     await addTimeline(tx, order.id, { kind: 'refused', type, detail: applied.refused.message, eventId });
   }
@@ -50,11 +57,21 @@ async function recordRefusal(tx: DbOrTx, order: Order, applied: Applied, type: s
 }
 
 /** A delivery status applies while the POS holds the order. */
-const DELIVERY_APPLIES: readonly OrderStatus[] = ['awaiting_confirmation', 'accepted', 'ready_for_pickup', 'completed'];
+const DELIVERY_APPLIES: readonly OrderStatus[] = [
+  'awaiting_confirmation',
+  'accepted',
+  'ready_for_pickup',
+  'completed',
+];
 
 type OrderEvent = z.output<typeof CancelOrderWebhook> | z.output<typeof DeliveryStatusUpdateWebhook>;
 
-export async function applyDspEvent(tx: DbOrTx, order: Order, event: OrderEvent, eventId: string | null): Promise<Applied> {
+export async function applyDspEvent(
+  tx: DbOrTx,
+  order: Order,
+  event: OrderEvent,
+  eventId: string | null,
+): Promise<Applied> {
   let applied: Applied;
   if (event.type === 'cancel_order') {
     const why = [event.cancel_source, event.cancel_reason].filter(Boolean).join(': ');

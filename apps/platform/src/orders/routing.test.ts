@@ -97,24 +97,52 @@ describe('a new order', () => {
   });
 
   it.each([
-    ['stock', { stockValidation: [{ type: 'item', provider_id: 'var-1', quantity: 0 }] }, 'items_unavailable', ['var-1']],
-    ['totals', { orderTotalsValidation: [{ posTotal: 1000, streamTotal: 1035 }] }, 'order_validation_error', []],
+    [
+      'stock',
+      { stockValidation: [{ type: 'item', provider_id: 'var-1', quantity: 0 }] },
+      'items_unavailable',
+      ['var-1'],
+    ],
+    [
+      'totals',
+      { orderTotalsValidation: [{ posTotal: 1000, streamTotal: 1035 }] },
+      'order_validation_error',
+      [],
+    ],
     ['invalid cart', { orderValidation: [{ order_error: 'invalid_cart' }] }, 'order_validation_error', []],
-    ['store closed', { orderValidation: [{ order_error: 'store_unavailable' }] }, 'restaurant_not_accepting_orders', []],
-    ['POS offline', { orderValidation: [{ order_error: 'pos_offline' }] }, 'restaurant_not_accepting_orders', []],
-    ['other', { orderValidation: [{ order_error: 'other', order_error_reason: 'Printer jam' }] }, 'unknown', []],
-  ])('refused by the POS (%s) fails with the reason the DSP can act on', async (_, posValidation, reason, ids) => {
-    w.pos.answer = () => ({ status: 400, body: { posValidation } });
-    const { dspId, id } = await place();
-    const event = await dspEvent(w, dspId, 'location.order.fail');
-    expect(event.body).toMatchObject({
-      failure_reason: reason,
-      failure_details: { invalid_item_ids: ids, error_message: expect.any(String) },
-    });
-    if (reason === 'unknown') expect(JSON.stringify(event.body)).toContain('Printer jam');
-    await waitForStatus(w, id, 'failed');
-    expect(posCalls(w, id)).toHaveLength(1); // a refusal is not retried
-  });
+    [
+      'store closed',
+      { orderValidation: [{ order_error: 'store_unavailable' }] },
+      'restaurant_not_accepting_orders',
+      [],
+    ],
+    [
+      'POS offline',
+      { orderValidation: [{ order_error: 'pos_offline' }] },
+      'restaurant_not_accepting_orders',
+      [],
+    ],
+    [
+      'other',
+      { orderValidation: [{ order_error: 'other', order_error_reason: 'Printer jam' }] },
+      'unknown',
+      [],
+    ],
+  ])(
+    'refused by the POS (%s) fails with the reason the DSP can act on',
+    async (_, posValidation, reason, ids) => {
+      w.pos.answer = () => ({ status: 400, body: { posValidation } });
+      const { dspId, id } = await place();
+      const event = await dspEvent(w, dspId, 'location.order.fail');
+      expect(event.body).toMatchObject({
+        failure_reason: reason,
+        failure_details: { invalid_item_ids: ids, error_message: expect.any(String) },
+      });
+      if (reason === 'unknown') expect(JSON.stringify(event.body)).toContain('Printer jam');
+      await waitForStatus(w, id, 'failed');
+      expect(posCalls(w, id)).toHaveLength(1); // a refusal is not retried
+    },
+  );
 
   it('is retried while the POS is down, with the same keys, and accepted once it is back', async () => {
     let tries = 0;
@@ -124,9 +152,9 @@ describe('a new order', () => {
     const calls = posCalls(w, id);
     expect(calls.length).toBeGreaterThan(1);
     expect(new Set(calls.map((c) => c.headers['idempotency-key'])).size).toBe(1);
-    expect(new Set(calls.map((c) => (c.body as { object: { idempotency_key: string } }).object.idempotency_key))).toEqual(
-      new Set([id]),
-    );
+    expect(
+      new Set(calls.map((c) => (c.body as { object: { idempotency_key: string } }).object.idempotency_key)),
+    ).toEqual(new Set([id]));
     expect(dspEvents(w, dspId)).toHaveLength(1);
   });
 
@@ -198,7 +226,8 @@ describe('failures before the POS', () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'failed', failure_reason: 'order_validation_error' });
     const message = res.body.failure_details.error_message as string;
-    for (const path of ['order.customers[0].phone', 'order.unpaid', 'order.driver_tip']) expect(message).toContain(path);
+    for (const path of ['order.customers[0].phone', 'order.unpaid', 'order.driver_tip'])
+      expect(message).toContain(path);
     await dspEvent(w, body.order.id, 'location.order.fail');
     expect(posCalls(w, res.body.order_id)).toHaveLength(0);
   });
@@ -219,13 +248,19 @@ describe('after acceptance', () => {
     return placed;
   }
   const posStatus = (providerId: string, status: string) =>
-    postPos(w, { type: 'order.status.updated', object: { status, provider_id: providerId, location_id: w.posLocation } });
+    postPos(w, {
+      type: 'order.status.updated',
+      object: { status, provider_id: providerId, location_id: w.posLocation },
+    });
 
   it('relays ready and completed from the POS to the DSP, and refuses what does not fit with 409', async () => {
     const { dspId } = await accepted('pos-status-1');
     expect((await posStatus('pos-status-1', 'ready_for_pickup')).status).toBe(204);
     await waitFor(
-      () => dspEvents(w, dspId).find((e) => (e.body as { order_status_update?: string }).order_status_update === 'ready_for_pickup'),
+      () =>
+        dspEvents(w, dspId).find(
+          (e) => (e.body as { order_status_update?: string }).order_status_update === 'ready_for_pickup',
+        ),
       10_000,
       'ready relayed',
     );
@@ -304,7 +339,11 @@ describe('after acceptance', () => {
     // The POS comes back: the order is accepted, then the cancel follows it to the POS.
     up = true;
     await waitForStatus(w, id, 'dsp_canceled', 30_000);
-    await waitFor(() => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.canceled'), 10_000, 'cancel');
+    await waitFor(
+      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.canceled'),
+      10_000,
+      'cancel',
+    );
     const types = posCalls(w, id).map((c) => (c.body as { type: string }).type);
     expect(types.at(-1)).toBe('order.canceled');
     expect(types.filter((t) => t === 'order.canceled')).toHaveLength(1);
@@ -321,17 +360,26 @@ describe('store status', () => {
     });
     expect(pause.status, pause.text).toBe(204);
     const paused = await waitFor(
-      () => w.dsp.ofPath('/stream-dsp/v1/event').find((e) => (e.body as { type: string }).type === 'location.pause'),
+      () =>
+        w.dsp
+          .ofPath('/stream-dsp/v1/event')
+          .find((e) => (e.body as { type: string }).type === 'location.pause'),
       10_000,
       'pause',
     );
     expect(paused.body).toEqual({ type: 'location.pause', location_id: w.store, until_ms: until });
     const refused = await postDsp(w, newOrder(w));
-    expect(refused.body).toMatchObject({ status: 'failed', failure_reason: 'restaurant_not_accepting_orders' });
+    expect(refused.body).toMatchObject({
+      status: 'failed',
+      failure_reason: 'restaurant_not_accepting_orders',
+    });
 
     await moveClock(w, 60 * 60_000 + 1_000);
     await waitFor(
-      () => w.dsp.ofPath('/stream-dsp/v1/event').find((e) => (e.body as { type: string }).type === 'location.resume'),
+      () =>
+        w.dsp
+          .ofPath('/stream-dsp/v1/event')
+          .find((e) => (e.body as { type: string }).type === 'location.resume'),
       10_000,
       'automatic resume',
     );
@@ -349,7 +397,11 @@ describe('store status', () => {
     expect(res.status, res.text).toBe(200);
     const refused = await postDsp(w, newOrder(w));
     expect(refused.body).toMatchObject({ failure_reason: 'restaurant_not_accepting_orders' });
-    await postDsp(w, { type: 'store_status_update', location_id: w.store, status_update: { status: 'online' } });
+    await postDsp(w, {
+      type: 'store_status_update',
+      location_id: w.store,
+      status_update: { status: 'online' },
+    });
     w.pos.answer = () => accept('pos-online');
     expect((await place()).res.body.status).toBe('received');
   });
@@ -367,11 +419,16 @@ describe('scheduled orders', () => {
     expect(posCalls(w, id)).toHaveLength(0);
     await moveClock(w, 3 * 60 * 60_000);
     await waitForStatus(w, id, 'accepted');
-    expect((posCalls(w, id)[0]!.body as { object: { requested_for: number } }).object.requested_for).toBe(wanted);
+    expect((posCalls(w, id)[0]!.body as { object: { requested_for: number } }).object.requested_for).toBe(
+      wanted,
+    );
   });
 
   it('cancelled before release never reach the POS', async () => {
-    const { dspId, id } = await place({ status: 'scheduled', estimated_ready_at_ms: Date.now() + 2 * 60 * 60_000 });
+    const { dspId, id } = await place({
+      status: 'scheduled',
+      estimated_ready_at_ms: Date.now() + 2 * 60 * 60_000,
+    });
     const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });
     expect(res.body.status).toBe('dsp_canceled');
     await moveClock(w, 2 * 60 * 60_000);
@@ -395,15 +452,28 @@ describe('the order and its timeline, for partners', () => {
     }
     const timeline = await call('GET', `${w.url}/orders/${id}/timeline`, { token: w.token });
     expect(timeline.status, timeline.text).toBe(200);
-    const entries = timeline.body.entries as { kind: string; type: string; delivery?: { attempts: { status: number }[] } }[];
+    const entries = timeline.body.entries as {
+      kind: string;
+      type: string;
+      delivery?: { attempts: { status: number }[] };
+    }[];
     expect(entries.map((e) => `${e.kind}:${e.type}`)).toEqual(
-      expect.arrayContaining(['received:new_order', 'status:received', 'sent:order.created', 'status:accepted', 'sent:location.order.accept']),
+      expect.arrayContaining([
+        'received:new_order',
+        'status:received',
+        'sent:order.created',
+        'status:accepted',
+        'sent:location.order.accept',
+      ]),
     );
     const created = entries.find((e) => e.type === 'order.created')!;
     expect(created.delivery!.attempts.map((a) => a.status)).toEqual(expect.arrayContaining([503, 200]));
 
     // The operator's view (`stream-platform orders show`) is the same timeline.
-    const shown = await directCommands(w.platform.app.ctx.database, w.platform.config.encryptionKey).showOrder(id);
+    const shown = await directCommands(
+      w.platform.app.ctx.database,
+      w.platform.config.encryptionKey,
+    ).showOrder(id);
     expect(shown.order).toMatchObject({ _id: id, status: 'accepted' });
     expect(shown.timeline).toEqual(timeline.body.entries);
     await expect(

@@ -30,8 +30,17 @@ beforeAll(async () => {
   posLocation = posInfo.accounts[0]!.locations[0]!.provider_id;
   store = dspInfo.accounts[0]!.locations[0]!.provider_id;
   const [location] = await ingest(world, token, pos, [posLocation]);
-  expect((await bind(world, token, dsp, [{ pos_location_id: location!._id, dsp_provider_id: store }])).status).toBe(200);
-  await waitForLocation(world, token, orgId, location!._id, (l) => l.dsps[0]?.status === 'APPROVED', 'APPROVED');
+  expect(
+    (await bind(world, token, dsp, [{ pos_location_id: location!._id, dsp_provider_id: store }])).status,
+  ).toBe(200);
+  await waitForLocation(
+    world,
+    token,
+    orgId,
+    location!._id,
+    (l) => l.dsps[0]?.status === 'APPROVED',
+    'APPROVED',
+  );
 });
 afterAll(() => world?.stop());
 
@@ -50,7 +59,11 @@ describe('the sandbox order flow', () => {
     await world.pos.switches({ order_behavior: 'accept' });
     const sent = await world.dsp.send({ type: 'new_order', location_id: store, order: { id: 'sbx-flow-1' } });
     expect(sent.body.status).toBe('received');
-    await waitFor(async () => (await eventsOf('sbx-flow-1')).find((e) => e.body.type === 'location.order.accept'), 20_000, 'accept');
+    await waitFor(
+      async () => (await eventsOf('sbx-flow-1')).find((e) => e.body.type === 'location.order.accept'),
+      20_000,
+      'accept',
+    );
     const held = await world.pos.orders();
     expect(held.find((o) => o.idempotency_key === sent.body.order_id)).toMatchObject({ status: 'accepted' });
   });
@@ -63,19 +76,27 @@ describe('the sandbox order flow', () => {
       20_000,
       'fail',
     );
-    expect(fail.body).toMatchObject({ failure_reason: 'items_unavailable', failure_details: { invalid_item_ids: ['sbx-taco'] } });
+    expect(fail.body).toMatchObject({
+      failure_reason: 'items_unavailable',
+      failure_details: { invalid_item_ids: ['sbx-taco'] },
+    });
     expect(sent.status).toBe(202);
   });
 
   it('accepts asynchronously and confirms by signed webhook; status updates on command reach the DSP', async () => {
     await world.pos.switches({ order_behavior: 'accept_async', order_confirm_ms: 100 });
     await world.dsp.send({ type: 'new_order', location_id: store, order: { id: 'sbx-flow-3' } });
-    await waitFor(async () => (await eventsOf('sbx-flow-3')).find((e) => e.body.type === 'location.order.accept'), 20_000, 'accept');
+    await waitFor(
+      async () => (await eventsOf('sbx-flow-3')).find((e) => e.body.type === 'location.order.accept'),
+      20_000,
+      'accept',
+    );
     const held = (await world.pos.orders()).find((o) => o.status === 'accepted' && o.provider_id);
     const ready = await world.pos.sendOrderStatus(held!.provider_id, 'ready_for_pickup');
     expect(ready.status).toBe(204);
     await waitFor(
-      async () => (await world.dsp.events({ type: 'location.order.notify_status_change' })).length > 0 || undefined,
+      async () =>
+        (await world.dsp.events({ type: 'location.order.notify_status_change' })).length > 0 || undefined,
       20_000,
       'ready',
     );

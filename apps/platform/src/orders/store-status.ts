@@ -58,7 +58,8 @@ export async function setLocationStatus(
   status: 'active' | 'inactive',
   pausedUntilMs: number | null,
 ): Promise<void> {
-  const until = status === 'inactive' && pausedUntilMs && pausedUntilMs > Date.now() ? new Date(pausedUntilMs) : null;
+  const until =
+    status === 'inactive' && pausedUntilMs && pausedUntilMs > Date.now() ? new Date(pausedUntilMs) : null;
   await tx
     .update(orgLocations)
     .set({

@@ -65,7 +65,11 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
       if (path === `/stream-${type}/v1/token`) {
         return send({
           status: 200,
-          body: { access_token: `at_${type}`, refresh_token: `rt_${type}`, expire_time: Date.now() + 3_600_000 },
+          body: {
+            access_token: `at_${type}`,
+            refresh_token: `rt_${type}`,
+            expire_time: Date.now() + 3_600_000,
+          },
         });
       }
       if (path === `/stream-${type}/v1/locations`) {
@@ -76,7 +80,8 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
         });
       }
       if (path.endsWith('/connection')) return send({ status: 204 });
-      if (path === '/stream-pos/v1/orders' || path === '/stream-dsp/v1/event') return send(p.answer(body, ++calls));
+      if (path === '/stream-pos/v1/orders' || path === '/stream-dsp/v1/event')
+        return send(p.answer(body, ++calls));
       send({ status: 404, body: {} });
     });
   });
@@ -104,7 +109,9 @@ export interface OrderWorld {
 let worlds = 0;
 
 /** A platform with a fake POS location `loc-1` bound to the fake DSP's `store-1`, APPROVED. */
-export async function startOrderWorld(overrides: Parameters<typeof startTestPlatform>[0] = {}): Promise<OrderWorld> {
+export async function startOrderWorld(
+  overrides: Parameters<typeof startTestPlatform>[0] = {},
+): Promise<OrderWorld> {
   Object.assign(CONNECTION_BACKOFF, { baseMs: 10, maxMs: 40 });
   Object.assign(ORDER_DELIVERY, { deadlineMs: 120_000, backoff: { baseMs: 50, maxMs: 200 } });
   const platform = await startTestPlatform(overrides);
@@ -123,7 +130,8 @@ export async function startOrderWorld(overrides: Parameters<typeof startTestPlat
   const dspPartner = await register('dsp', dsp);
   const wl = await platform.partner();
   const { access_token: token } = await requestAccessToken(platform.url, wl);
-  const api = (method: string, path: string, body?: unknown) => call(method, `${platform.url}${path}`, { token, body });
+  const api = (method: string, path: string, body?: unknown) =>
+    call(method, `${platform.url}${path}`, { token, body });
   const org = await api('POST', '/onboarding/org', {
     name: 'Tacos',
     provider_id: `org-${n}`,
@@ -232,7 +240,9 @@ export function newOrder(w: OrderWorld, overrides: Record<string, unknown> = {})
 
 /** The events the fake DSP received about one of its orders, by type. */
 export const dspEvents = (w: OrderWorld, dspOrderId: string) =>
-  w.dsp.ofPath('/stream-dsp/v1/event').filter((r) => (r.body as { order_id?: string }).order_id === dspOrderId);
+  w.dsp
+    .ofPath('/stream-dsp/v1/event')
+    .filter((r) => (r.body as { order_id?: string }).order_id === dspOrderId);
 
 export const posCalls = (w: OrderWorld, orderId: string) =>
   w.pos.ofPath('/stream-pos/v1/orders').filter((r) => {
@@ -242,7 +252,11 @@ export const posCalls = (w: OrderWorld, orderId: string) =>
 
 /** Waits for the DSP to have received an event of `type` about the order. */
 export function dspEvent(w: OrderWorld, dspOrderId: string, type: string, ms = 20_000) {
-  return waitFor(() => dspEvents(w, dspOrderId).find((r) => (r.body as { type: string }).type === type), ms, `${type} for ${dspOrderId}`);
+  return waitFor(
+    () => dspEvents(w, dspOrderId).find((r) => (r.body as { type: string }).type === type),
+    ms,
+    `${type} for ${dspOrderId}`,
+  );
 }
 
 export async function orderRow(w: OrderWorld, orderId: string) {
@@ -253,10 +267,14 @@ export async function orderRow(w: OrderWorld, orderId: string) {
 }
 
 export function waitForStatus(w: OrderWorld, orderId: string, status: string, ms = 20_000) {
-  return waitFor(async () => {
-    const row = await orderRow(w, orderId);
-    return row?.status === status ? row : undefined;
-  }, ms, `order ${orderId} ${status}`);
+  return waitFor(
+    async () => {
+      const row = await orderRow(w, orderId);
+      return row?.status === status ? row : undefined;
+    },
+    ms,
+    `order ${orderId} ${status}`,
+  );
 }
 
 /** Moves the outbox's clock: every pending job due within `ms` becomes due now. */

@@ -22,7 +22,8 @@ export interface TranslationContext {
 export type Translation = { ok: true; order: PosOrder } | { ok: false; missingItemIds: string[] };
 
 /** What the POS calls the DSP's fulfillment type: a kiosk order is collected at the counter. */
-const fulfillmentOf = (t: NormalizedDspOrder['fulfillment_type']): FulfillmentType => (t === 'kiosk' ? 'pickup' : t);
+const fulfillmentOf = (t: NormalizedDspOrder['fulfillment_type']): FulfillmentType =>
+  t === 'kiosk' ? 'pickup' : t;
 
 export function toPosOrder(order: NormalizedDspOrder, ctx: TranslationContext): Translation {
   const missing = new Set<string>();
@@ -93,7 +94,9 @@ export function toPosOrder(order: NormalizedDspOrder, ctx: TranslationContext): 
       ...(first?.phone !== undefined ? { customer_phone: first.phone } : {}),
       ...(first?.phone_code !== undefined ? { customer_phone_code: first.phone_code } : {}),
       line_items,
-      ...(order.special_instructions !== undefined ? { special_instructions: order.special_instructions } : {}),
+      ...(order.special_instructions !== undefined
+        ? { special_instructions: order.special_instructions }
+        : {}),
       should_include_utensils: order.should_include_utensils,
       is_future_order: order.is_future_order,
       placed_at: ctx.placedAtMs,

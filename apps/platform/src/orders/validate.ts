@@ -43,7 +43,10 @@ export type Validation = { ok: true; order: NormalizedDspOrder } | { ok: false; 
 export const DEFAULT_READY_MS = 30 * 60_000;
 
 const CURRENCY = /^[a-z]{3}$/;
-const DELIVERY_TYPES: readonly DspFulfillmentType[] = ['merchant_managed_delivery', 'stream_managed_delivery'];
+const DELIVERY_TYPES: readonly DspFulfillmentType[] = [
+  'merchant_managed_delivery',
+  'stream_managed_delivery',
+];
 /** `store_tip` is the restaurant's: pickup and dine_in (DSP reading), pickup only (POS reading); kiosk is pickup. */
 const STORE_TIP_TYPES: readonly DspFulfillmentType[] = ['pickup', 'dine_in', 'kiosk'];
 
@@ -67,7 +70,8 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
     problem('source', `"${source}" is not a known source; use one of ${ORDER_SOURCES.join(', ')}.`);
   }
   const brand = order.brand ?? source;
-  if (!OrderBrand.safeParse(brand).success) {
+  // An absent brand is the source, already judged above.
+  if (order.brand !== undefined && !OrderBrand.safeParse(brand).success) {
     problem('brand', `"${brand}" is not a known brand; use one of ${OrderBrand.options.join(', ')}.`);
   }
 
@@ -75,15 +79,20 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
   const money = (path: string, value: number | undefined) => {
     if (value === undefined) return;
     if (!Number.isSafeInteger(value) || value < 0) {
-      problem(path, `must be a non-negative integer in the smallest currency unit (150 = 1.50), not ${value}.`);
+      problem(
+        path,
+        `must be a non-negative integer in the smallest currency unit (150 = 1.50), not ${value}.`,
+      );
     }
   };
   const currency = (path: string, value: string) => {
-    if (!CURRENCY.test(value)) problem(path, `must be a lower-case ISO-4217 code such as "usd", not "${value}".`);
+    if (!CURRENCY.test(value))
+      problem(path, `must be a lower-case ISO-4217 code such as "usd", not "${value}".`);
     else currencies.add(value);
   };
   const quantity = (path: string, value: number) => {
-    if (!Number.isSafeInteger(value) || value < 1) problem(path, `must be a whole number of at least 1, not ${value}.`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      problem(path, `must be a whole number of at least 1, not ${value}.`);
   };
   const modifiers = (path: string, list: DspOrderModifier[] | undefined) =>
     list?.forEach((m, i) => {
@@ -103,24 +112,41 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
     modifiers(`items[${i}]`, item.modifiers);
   });
   if (order.currency !== undefined) currency('currency', order.currency);
-  if (currencies.size > 1) problem('currency', `must be one currency for the whole order, not ${[...currencies].join(' and ')}.`);
+  if (currencies.size > 1)
+    problem('currency', `must be one currency for the whole order, not ${[...currencies].join(' and ')}.`);
 
-  for (const field of ['subtotal', 'tax', 'service_charge', 'driver_tip', 'store_tip', 'delivery_fee', 'delivery_fee_taxes'] as const) {
+  for (const field of [
+    'subtotal',
+    'tax',
+    'service_charge',
+    'driver_tip',
+    'store_tip',
+    'delivery_fee',
+    'delivery_fee_taxes',
+  ] as const) {
     money(field, order[field]);
   }
   const itemIds = new Set(order.items.map((i) => i.id));
   order.discounts?.forEach((d, i) => {
     money(`discounts[${i}].amount`, d.amount);
     if (d.item_id !== undefined && !itemIds.has(d.item_id)) {
-      problem(`discounts[${i}].item_id`, `names no item of the order ("${d.item_id}"); use an item's id or leave it out.`);
+      problem(
+        `discounts[${i}].item_id`,
+        `names no item of the order ("${d.item_id}"); use an item's id or leave it out.`,
+      );
     }
   });
 
   if (DELIVERY_TYPES.includes(type)) {
     const a = order.delivery_address;
     const coordinates =
-      a?.latitude !== undefined && a.longitude !== undefined && Math.abs(a.latitude) <= 90 && Math.abs(a.longitude) <= 180;
-    const street = Boolean(a?.address_line_1?.trim() && a.city?.trim() && (a.postal_code?.trim() || a.country?.trim()));
+      a?.latitude !== undefined &&
+      a.longitude !== undefined &&
+      Math.abs(a.latitude) <= 90 &&
+      Math.abs(a.longitude) <= 180;
+    const street = Boolean(
+      a?.address_line_1?.trim() && a.city?.trim() && (a.postal_code?.trim() || a.country?.trim()),
+    );
     if (!a) problem('delivery_address', `is required for ${type}.`);
     else if (!street && !coordinates) {
       problem(
@@ -129,13 +155,18 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
       );
     }
   }
-  if (order.unpaid === true && type !== 'drive_thru') problem('unpaid', `may be true only for drive_thru orders, not ${type}.`);
+  if (order.unpaid === true && type !== 'drive_thru')
+    problem('unpaid', `may be true only for drive_thru orders, not ${type}.`);
   if (type !== 'merchant_managed_delivery') {
     for (const field of ['driver_tip', 'delivery_fee', 'delivery_fee_taxes'] as const) {
-      if (order[field]) problem(field, `applies only to merchant_managed_delivery; leave it out (or 0) for ${type}.`);
+      if (order[field])
+        problem(field, `applies only to merchant_managed_delivery; leave it out (or 0) for ${type}.`);
     }
     if (order.fulfillment_instructions?.trim()) {
-      problem('fulfillment_instructions', `applies only to merchant_managed_delivery; leave it out for ${type}.`);
+      problem(
+        'fulfillment_instructions',
+        `applies only to merchant_managed_delivery; leave it out for ${type}.`,
+      );
     }
   }
   if (order.store_tip && !STORE_TIP_TYPES.includes(type)) {

@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => w?.stop());
 
 const orderCount = async () =>
-  rowsOf<{ n: number }>(await w.platform.app.ctx.db.execute(sql`select count(*)::int as n from orders`))[0]!.n;
+  rowsOf<{ n: number }>(await w.platform.app.ctx.db.execute(sql`select count(*)::int as n from orders`))[0]!
+    .n;
 
 const dspUrl = () => `${w.url}/order/${w.dspPartner.partner_id}`;
 
@@ -48,7 +49,11 @@ describe('the DSP webhook refuses', () => {
     const unknown = await postSigned(`${w.url}/order/ptr_nobody`, w.dspPartner.webhook_secret, body);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('unknown_partner');
-    const asPos = await postSigned(`${w.url}/order/${w.posPartner.partner_id}`, w.posPartner.webhook_secret, body);
+    const asPos = await postSigned(
+      `${w.url}/order/${w.posPartner.partner_id}`,
+      w.posPartner.webhook_secret,
+      body,
+    );
     expect(asPos.status).toBe(404);
     expect(asPos.body.error.code).toBe('unknown_partner');
   });
@@ -77,7 +82,9 @@ describe('the DSP webhook refuses', () => {
     expect(res.body.error.code).toBe(code);
     if (path) expect(JSON.stringify(res.body.error.details ?? res.body.error.message)).toContain(path);
     if (shape && typeof shape === 'object' && 'type' in shape && shape.type === 'order_created') {
-      expect(res.body.error.details[0].message).toContain('new_order, cancel_order, store_status_update, delivery_status_update');
+      expect(res.body.error.details[0].message).toContain(
+        'new_order, cancel_order, store_status_update, delivery_status_update',
+      );
     }
     expect(await orderCount()).toBe(0);
   });
@@ -87,8 +94,12 @@ describe('the DSP webhook refuses', () => {
     const big = await postDsp(w, huge);
     expect(big.status).toBe(413);
     let modifiers: unknown[] = [];
-    for (let i = 0; i < 2_000; i++) modifiers = [{ id: `m${i}`, name: 'm', quantity: 1, price: 0, currency: 'usd', modifiers }];
-    const deep = await postDsp(w, newOrder(w, { items: [{ id: 'v', name: 'n', quantity: 1, price: 1, currency: 'usd', modifiers }] }));
+    for (let i = 0; i < 2_000; i++)
+      modifiers = [{ id: `m${i}`, name: 'm', quantity: 1, price: 0, currency: 'usd', modifiers }];
+    const deep = await postDsp(
+      w,
+      newOrder(w, { items: [{ id: 'v', name: 'n', quantity: 1, price: 1, currency: 'usd', modifiers }] }),
+    );
     expect(deep.status).toBeLessThan(500);
   });
 
@@ -96,7 +107,11 @@ describe('the DSP webhook refuses', () => {
     const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: 'never-posted' });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('order_not_found');
-    const store = await postDsp(w, { type: 'store_status_update', location_id: 'no-store', status_update: { status: 'paused' } });
+    const store = await postDsp(w, {
+      type: 'store_status_update',
+      location_id: 'no-store',
+      status_update: { status: 'paused' },
+    });
     expect(store.status).toBe(404);
     expect(store.body.error.code).toBe('location_not_found');
   });
@@ -111,7 +126,10 @@ describe('the POS webhook refuses', () => {
   });
 
   it('an unknown location or order with 404, a bad signature with 401, every field of the wrong type with 400', async () => {
-    const unknownLocation = await postPos(w, { type: 'location.connection.offline', object: { location_id: 'nope' } });
+    const unknownLocation = await postPos(w, {
+      type: 'location.connection.offline',
+      object: { location_id: 'nope' },
+    });
     expect(unknownLocation.body.error.code).toBe('location_not_found');
     const unknownOrder = await postPos(w, {
       type: 'order.status.updated',
@@ -137,15 +155,25 @@ describe('the POS webhook refuses', () => {
       { type: 'location.catalog.updated', object: { location_id: w.posLocation } },
       {
         type: 'location.catalog.object.updated',
-        object: { location_id: w.posLocation, object_id: 'i1', object_type: 'item', object_update: { is_active: false } },
+        object: {
+          location_id: w.posLocation,
+          object_id: 'i1',
+          object_type: 'item',
+          object_update: { is_active: false },
+        },
       },
-      { type: 'order.created', object: { location_id: w.posLocation, provider_id: 'in-store-1', subtotal: 500 } },
+      {
+        type: 'order.created',
+        object: { location_id: w.posLocation, provider_id: 'in-store-1', subtotal: 500 },
+      },
     ]) {
       const res = await postPos(w, body);
       expect(res.status, res.text).toBe(204);
     }
     const types = rowsOf<{ type: string }>(
-      await w.platform.app.ctx.db.execute(sql`select type from webhook_events where partner_id = ${w.posPartner.partner_id} order by created_at`),
+      await w.platform.app.ctx.db.execute(
+        sql`select type from webhook_events where partner_id = ${w.posPartner.partner_id} order by created_at`,
+      ),
     ).map((r) => r.type);
     expect(types).toEqual(['location.catalog.updated', 'location.catalog.object.updated', 'order.created']);
   });

@@ -9,7 +9,10 @@ export function registerWebhookRoute(app: FastifyInstance): void {
   mount(app, posSendWebhook, async (req, reply) => {
     const partner = req.partner!;
     if (partner.kind !== 'pos') {
-      throw new ApiError('unknown_partner', `Partner ${req.params.partner_slug} is not a POS; send POS webhooks with a POS's slug.`);
+      throw new ApiError(
+        'unknown_partner',
+        `Partner ${req.params.partner_slug} is not a POS; send POS webhooks with a POS's slug.`,
+      );
     }
     await receivePosWebhook(app.ctx, partner, req.body);
     return reply.code(204).send();

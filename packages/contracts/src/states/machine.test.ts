@@ -182,7 +182,8 @@ describe('the platform machines', () => {
   );
 
   it('start where their owners create them, and every state and move has its text', () => {
-    for (const m of [INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES]) expect(m.initial).toBe('pending');
+    for (const m of [INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES])
+      expect(m.initial).toBe('pending');
     expect([ORDER_STATES.initial, ...ORDER_STATES.entries]).toEqual(['received', 'scheduled']);
     for (const m of STATE_MACHINES) {
       for (const s of m.states) expect(m.meaning[s as keyof typeof m.meaning]).toMatch(/\S/);

@@ -17,7 +17,8 @@ export const ORDER_STATES = defineStateMachine({
   initial: 'received',
   entries: ['scheduled'],
   states: {
-    scheduled: 'A future order, stored and acknowledged; released to the POS at its requested time minus the prep time.',
+    scheduled:
+      'A future order, stored and acknowledged; released to the POS at its requested time minus the prep time.',
     received: 'Validated and on its way to the POS (retried until the delivery deadline).',
     awaiting_confirmation: 'The POS took the order asynchronously; it must confirm within 60 s.',
     accepted: 'The POS accepted the order; the DSP was sent `location.order.accept`.',

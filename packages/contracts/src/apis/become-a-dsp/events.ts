@@ -10,28 +10,64 @@ import { MERCHANT_TOKEN_ERRORS } from '../become-a-pos/locations.ts';
 
 const location_id = z.string().min(1).meta({ description: 'Your id of the store.' });
 const order_id = z.string().min(1).meta({ description: 'Your id of the order.' });
-const event = <T extends string, S extends z.ZodRawShape>(type: T, id: string, description: string, shape: S) =>
-  z.object({ type: z.literal(type), location_id, ...shape }).meta({ id, description });
+const event = <T extends string, S extends z.ZodRawShape>(
+  type: T,
+  id: string,
+  description: string,
+  shape: S,
+) => z.object({ type: z.literal(type), location_id, ...shape }).meta({ id, description });
 
-export const LocationPauseEvent = event('location.pause', 'LocationPauseEvent', 'Stop taking orders for the store.', {
-  until_ms: z.number().int().optional().meta({ description: 'Epoch ms when it resumes by itself; absent: until `location.resume`.' }),
-});
-export const LocationResumeEvent = event('location.resume', 'LocationResumeEvent', 'Take orders for the store again.', {});
-export const LocationPublishEvent = event('location.publish', 'LocationPublishEvent', 'A new menu is ready: download it.', {
-  download_url: z.string().meta({ description: 'Where to download the menu file.' }),
-});
+export const LocationPauseEvent = event(
+  'location.pause',
+  'LocationPauseEvent',
+  'Stop taking orders for the store.',
+  {
+    until_ms: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'Epoch ms when it resumes by itself; absent: until `location.resume`.' }),
+  },
+);
+export const LocationResumeEvent = event(
+  'location.resume',
+  'LocationResumeEvent',
+  'Take orders for the store again.',
+  {},
+);
+export const LocationPublishEvent = event(
+  'location.publish',
+  'LocationPublishEvent',
+  'A new menu is ready: download it.',
+  {
+    download_url: z.string().meta({ description: 'Where to download the menu file.' }),
+  },
+);
 const ObjectUpdate = z.object({ stream_id: z.string(), is_active: z.boolean() });
-export const LocationUpdateEvent = event('location.update', 'LocationUpdateEvent', 'Menu objects turned on or off.', {
-  object_updates: z.object({
-    items: z.array(ObjectUpdate).optional(),
-    variations: z.array(ObjectUpdate).optional(),
-    modifiers: z.array(ObjectUpdate).optional(),
-  }),
-});
-export const OrderAcceptEvent = event('location.order.accept', 'OrderAcceptEvent', 'The restaurant accepted the order.', {
-  order_id,
-  estimated_ready_at_ms: z.number().int().meta({ description: 'When the food will be ready (epoch ms), from the POS prep time.' }),
-});
+export const LocationUpdateEvent = event(
+  'location.update',
+  'LocationUpdateEvent',
+  'Menu objects turned on or off.',
+  {
+    object_updates: z.object({
+      items: z.array(ObjectUpdate).optional(),
+      variations: z.array(ObjectUpdate).optional(),
+      modifiers: z.array(ObjectUpdate).optional(),
+    }),
+  },
+);
+export const OrderAcceptEvent = event(
+  'location.order.accept',
+  'OrderAcceptEvent',
+  'The restaurant accepted the order.',
+  {
+    order_id,
+    estimated_ready_at_ms: z
+      .number()
+      .int()
+      .meta({ description: 'When the food will be ready (epoch ms), from the POS prep time.' }),
+  },
+);
 export const OrderFailEvent = event('location.order.fail', 'OrderFailEvent', 'The order was not accepted.', {
   order_id,
   failure_reason: OrderFailureReason,
@@ -43,9 +79,14 @@ export const OrderStatusChangeEvent = event(
   'The restaurant moved the order on.',
   { order_id, order_status_update: z.enum(['ready_for_pickup', 'completed']) },
 );
-export const OrderCancelEvent = event('location.order.cancel', 'OrderCancelEvent', 'The restaurant cancelled the order.', {
-  order_id,
-});
+export const OrderCancelEvent = event(
+  'location.order.cancel',
+  'OrderCancelEvent',
+  'The restaurant cancelled the order.',
+  {
+    order_id,
+  },
+);
 
 export const DSP_EVENT_TYPES = [
   'location.pause',
@@ -89,11 +130,21 @@ of one order (and of one store) are sent one at a time, in order.`,
   servedBy: 'partner',
   request: {
     body: DspEvent,
-    example: { type: 'location.order.accept', location_id: 'store-1001', order_id: 'dsp-order-8812', estimated_ready_at_ms: 1763901800000 },
+    example: {
+      type: 'location.order.accept',
+      location_id: 'store-1001',
+      order_id: 'dsp-order-8812',
+      estimated_ready_at_ms: 1763901800000,
+    },
     examples: {
       accept: {
         summary: 'Order accepted',
-        value: { type: 'location.order.accept', location_id: 'store-1001', order_id: 'dsp-order-8812', estimated_ready_at_ms: 1763901800000 },
+        value: {
+          type: 'location.order.accept',
+          location_id: 'store-1001',
+          order_id: 'dsp-order-8812',
+          estimated_ready_at_ms: 1763901800000,
+        },
       },
       fail: {
         summary: 'Order failed',
@@ -102,7 +153,10 @@ of one order (and of one store) are sent one at a time, in order.`,
           location_id: 'store-1001',
           order_id: 'dsp-order-8812',
           failure_reason: 'items_unavailable',
-          failure_details: { invalid_item_ids: ['var_01HZX3'], error_message: 'Carnitas taco is out of stock.' },
+          failure_details: {
+            invalid_item_ids: ['var_01HZX3'],
+            error_message: 'Carnitas taco is out of stock.',
+          },
         },
       },
       status: {
@@ -118,7 +172,10 @@ of one order (and of one store) are sent one at a time, in order.`,
         summary: 'Cancelled by the restaurant',
         value: { type: 'location.order.cancel', location_id: 'store-1001', order_id: 'dsp-order-8812' },
       },
-      pause: { summary: 'Store paused', value: { type: 'location.pause', location_id: 'store-1001', until_ms: 1763903600000 } },
+      pause: {
+        summary: 'Store paused',
+        value: { type: 'location.pause', location_id: 'store-1001', until_ms: 1763903600000 },
+      },
       resume: { summary: 'Store resumed', value: { type: 'location.resume', location_id: 'store-1001' } },
     },
   },

@@ -36,7 +36,10 @@ export const DspOrderModifier: z.ZodType<DspOrderModifier> = z
       modifiers: z.array(DspOrderModifier).optional().meta({ description: 'Nested selections.' }),
     }),
   )
-  .meta({ id: 'DspOrderModifier', description: 'A modifier chosen for an item, with its own nested choices.' });
+  .meta({
+    id: 'DspOrderModifier',
+    description: 'A modifier chosen for an item, with its own nested choices.',
+  });
 export interface DspOrderModifier {
   id: string;
   modifier_group_id?: string | undefined;
@@ -52,7 +55,10 @@ export const DspOrderItem = z
     id: z.string().min(1).meta({ description: "The variation's stream_id in the published menu." }),
     item_id: z.string().optional().meta({ description: "The item's stream_id." }),
     category_id: z.string().optional(),
-    customer_id: z.string().optional().meta({ description: 'Which of `customers` ordered it (group orders).' }),
+    customer_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Which of `customers` ordered it (group orders).' }),
     name: text,
     quantity: z.number().meta({ description: 'A positive integer.' }),
     price: money('Unit price.'),
@@ -99,24 +105,43 @@ export const DspDiscount = z
   .object({
     id: z.string().min(1),
     amount: money('The discount.'),
-    item_id: z.string().optional().meta({ description: 'The item (variation id) it applies to; absent for the whole order.' }),
+    item_id: z
+      .string()
+      .optional()
+      .meta({ description: 'The item (variation id) it applies to; absent for the whole order.' }),
   })
   .meta({ id: 'DspDiscount' });
 export type DspDiscount = z.infer<typeof DspDiscount>;
 
 export const DspOrder = z
   .object({
-    id: z.string().min(1).max(200).meta({ description: 'Your id of the order: unique per DSP, and the idempotency key of the post.' }),
-    customer_facing_id: z.string().optional().meta({ description: 'The short number the customer and the courier quote.' }),
+    id: z
+      .string()
+      .min(1)
+      .max(200)
+      .meta({ description: 'Your id of the order: unique per DSP, and the idempotency key of the post.' }),
+    customer_facing_id: z
+      .string()
+      .optional()
+      .meta({ description: 'The short number the customer and the courier quote.' }),
     source: z.string().optional().meta({
       description: 'The marketplace (`OrderSource`); defaults to the source the platform has for you.',
     }),
     brand: z.string().optional().meta({ description: 'An `OrderBrand`; defaults to the source.' }),
-    status: z.enum(['scheduled']).optional().meta({ description: '`scheduled` for a future order (as `is_future_order`).' }),
-    customers: z.array(DspCustomer).optional().meta({ description: 'Everyone in the order; the first is the main customer.' }),
+    status: z
+      .enum(['scheduled'])
+      .optional()
+      .meta({ description: '`scheduled` for a future order (as `is_future_order`).' }),
+    customers: z
+      .array(DspCustomer)
+      .optional()
+      .meta({ description: 'Everyone in the order; the first is the main customer.' }),
     customer: DspCustomer.optional().meta({ description: 'Deprecated: send `customers`.', deprecated: true }),
     items: z.array(DspOrderItem),
-    currency: z.string().optional().meta({ description: "Lower-case ISO-4217; defaults to the items' currency." }),
+    currency: z
+      .string()
+      .optional()
+      .meta({ description: "Lower-case ISO-4217; defaults to the items' currency." }),
     subtotal: money('Sum of the items.'),
     tax: money('Tax.'),
     tax_withheld: z.boolean().optional().meta({ description: 'You remit the tax, not the restaurant.' }),
@@ -130,7 +155,9 @@ export const DspOrder = z
     delivery_address: DspDeliveryAddress.optional().meta({
       description: 'Required for `merchant_managed_delivery` and `stream_managed_delivery`.',
     }),
-    fulfillment_instructions: text.optional().meta({ description: 'For the delivery: `merchant_managed_delivery` only.' }),
+    fulfillment_instructions: text
+      .optional()
+      .meta({ description: 'For the delivery: `merchant_managed_delivery` only.' }),
     special_instructions: text.optional(),
     estimated_ready_at_ms: z.unknown().optional().meta({
       description:
@@ -138,25 +165,33 @@ export const DspOrder = z
     }),
     should_include_utensils: z.boolean().optional().meta({ description: 'Default true.' }),
     is_future_order: z.boolean().optional(),
-    unpaid: z.boolean().optional().meta({ description: 'Payment is taken at the restaurant: `drive_thru` only.' }),
+    unpaid: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Payment is taken at the restaurant: `drive_thru` only.' }),
   })
   .meta({ id: 'DspOrder', description: 'A new order, as the DSP sends it.' });
 export type DspOrder = z.infer<typeof DspOrder>;
 
-const locationId = z.string().min(1).max(200).meta({ description: 'Your id of the store (the bound DSP store).' });
-const orderId = z.string().min(1).max(200).meta({ description: 'Your id of the order (`order.id` of its `new_order`).' });
+const locationId = z
+  .string()
+  .min(1)
+  .max(200)
+  .meta({ description: 'Your id of the store (the bound DSP store).' });
+const orderId = z
+  .string()
+  .min(1)
+  .max(200)
+  .meta({ description: 'Your id of the order (`order.id` of its `new_order`).' });
 
 export const NewOrderWebhook = z
   .object({ type: z.literal('new_order'), location_id: locationId, order: DspOrder })
   .meta({ id: 'NewOrderWebhook', description: 'A new order for the store.' });
 
-export const CancelReason = z
-  .string()
-  .max(500)
-  .meta({
-    description:
-      'One of customer_requested, customer_no_show, item_out_of_stock, store_closed, kitchen_too_busy, driver_unavailable, delivery_failed, pos_rejected, payment_failed, duplicate_order, other, unknown, or free text.',
-  });
+export const CancelReason = z.string().max(500).meta({
+  description:
+    'One of customer_requested, customer_no_show, item_out_of_stock, store_closed, kitchen_too_busy, driver_unavailable, delivery_failed, pos_rejected, payment_failed, duplicate_order, other, unknown, or free text.',
+});
 export const CancelSource = z
   .enum(['customer', 'restaurant', 'driver', 'dsp', 'stream', 'unknown'])
   .meta({ id: 'CancelSource', description: 'Who cancelled.' });
@@ -181,7 +216,10 @@ export const StoreStatusUpdateWebhook = z
       end_time: z.number().int().optional().meta({ description: 'Epoch ms; omitted: until told otherwise.' }),
     }),
   })
-  .meta({ id: 'StoreStatusUpdateWebhook', description: 'The store was paused or put back online on your side.' });
+  .meta({
+    id: 'StoreStatusUpdateWebhook',
+    description: 'The store was paused or put back online on your side.',
+  });
 
 export const DeliveryStatusUpdateWebhook = z
   .object({
@@ -193,13 +231,22 @@ export const DeliveryStatusUpdateWebhook = z
   })
   .meta({ id: 'DeliveryStatusUpdateWebhook', description: "Where the order's delivery is." });
 
-export const DSP_WEBHOOK_TYPES = ['new_order', 'cancel_order', 'store_status_update', 'delivery_status_update'] as const;
+export const DSP_WEBHOOK_TYPES = [
+  'new_order',
+  'cancel_order',
+  'store_status_update',
+  'delivery_status_update',
+] as const;
 
 export const DspWebhook = z
-  .discriminatedUnion('type', [NewOrderWebhook, CancelOrderWebhook, StoreStatusUpdateWebhook, DeliveryStatusUpdateWebhook], {
-    error: (issue) =>
-      issue.code === 'invalid_union' ? `type must be one of: ${DSP_WEBHOOK_TYPES.join(', ')}` : undefined,
-  })
+  .discriminatedUnion(
+    'type',
+    [NewOrderWebhook, CancelOrderWebhook, StoreStatusUpdateWebhook, DeliveryStatusUpdateWebhook],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union' ? `type must be one of: ${DSP_WEBHOOK_TYPES.join(', ')}` : undefined,
+    },
+  )
   .meta({ id: 'DspWebhook', description: 'Every webhook a DSP sends, told apart by `type`.' });
 export type DspWebhook = z.infer<typeof DspWebhook>;
 
@@ -208,12 +255,16 @@ export const OrderStatus = statusEnum(ORDER_STATES);
 export const DspWebhookAnswer = z
   .object({
     event_id: z.string().meta({ description: 'The platform id of this webhook delivery (`evt_…`).' }),
-    order_id: z.string().optional().meta({ description: "The platform's id of the order (`ord_…`), when the event names one." }),
+    order_id: z
+      .string()
+      .optional()
+      .meta({ description: "The platform's id of the order (`ord_…`), when the event names one." }),
     status: OrderStatus.optional().meta({ description: "The order's status after the event." }),
     failure_reason: OrderFailureReason.optional(),
     failure_details: OrderFailureDetails.optional(),
     queued: z.boolean().optional().meta({
-      description: 'True when the event waits for the order to reach the POS first; it is applied in order after it.',
+      description:
+        'True when the event waits for the order to reach the POS first; it is applied in order after it.',
     }),
   })
   .meta({
@@ -264,7 +315,9 @@ a rule of the contract broken, the store paused) says so in the answer too. **Ca
 statuses** name the order by your id; one that does not fit the order's state is 409 \`invalid_transition\`,
 and one for an order still on its way to the POS is queued behind it (\`queued: true\`).`,
   tags: ['Webhooks'],
-  tagDescriptions: { Webhooks: 'What you send to the platform: orders, cancellations, store and delivery status.' },
+  tagDescriptions: {
+    Webhooks: 'What you send to the platform: orders, cancellations, store and delivery status.',
+  },
   security: { kind: 'webhook-signature' },
   servedBy: 'platform',
   request: {
@@ -272,7 +325,10 @@ and one for an order still on its way to the POS is queued behind it (\`queued: 
     body: DspWebhook,
     example: { type: 'new_order', location_id: 'store-1001', order: EXAMPLE_ORDER },
     examples: {
-      new_order: { summary: 'A new order', value: { type: 'new_order', location_id: 'store-1001', order: EXAMPLE_ORDER } },
+      new_order: {
+        summary: 'A new order',
+        value: { type: 'new_order', location_id: 'store-1001', order: EXAMPLE_ORDER },
+      },
       cancel_order: {
         summary: 'A cancellation',
         value: {
@@ -298,7 +354,11 @@ and one for an order still on its way to the POS is queued behind it (\`queued: 
           location_id: 'store-1001',
           order_id: 'dsp-order-8812',
           delivery_status: 'enroute_to_pickup',
-          driver_details: { source: 'doordash', name: 'Sam', phone: { number: '+14155550199', code: '1234' } },
+          driver_details: {
+            source: 'doordash',
+            name: 'Sam',
+            phone: { number: '+14155550199', code: '1234' },
+          },
         },
       },
     },
@@ -307,16 +367,29 @@ and one for an order still on its way to the POS is queued behind it (\`queued: 
     200: {
       description: 'Applied: a cancellation, store status or delivery status.',
       schema: DspWebhookAnswer,
-      example: { event_id: 'evt_5c1d9e0f2a3b4c5d6e7f8a9b', order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d', status: 'dsp_canceled' },
+      example: {
+        event_id: 'evt_5c1d9e0f2a3b4c5d6e7f8a9b',
+        order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
+        status: 'dsp_canceled',
+      },
     },
     202: {
-      description: 'A new order, stored; its outcome follows as an event. Also a cancellation or delivery status queued behind an order still on its way to the POS.',
+      description:
+        'A new order, stored; its outcome follows as an event. Also a cancellation or delivery status queued behind an order still on its way to the POS.',
       schema: DspWebhookAnswer,
-      example: { event_id: 'evt_1a2b3c4d5e6f7a8b9c0d1e2f', order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d', status: 'received' },
+      example: {
+        event_id: 'evt_1a2b3c4d5e6f7a8b9c0d1e2f',
+        order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
+        status: 'received',
+      },
       examples: {
         received: {
           summary: 'On its way to the POS',
-          value: { event_id: 'evt_1a2b3c4d5e6f7a8b9c0d1e2f', order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d', status: 'received' },
+          value: {
+            event_id: 'evt_1a2b3c4d5e6f7a8b9c0d1e2f',
+            order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
+            status: 'received',
+          },
         },
         failed: {
           summary: 'Failed before the POS',
@@ -334,5 +407,13 @@ and one for an order still on its way to the POS is queued behind it (\`queued: 
       },
     },
   },
-  errors: [...BODY_ERRORS, 'signature_missing', 'signature_malformed', 'signature_mismatch', 'unknown_partner', 'order_not_found', 'invalid_transition'],
+  errors: [
+    ...BODY_ERRORS,
+    'signature_missing',
+    'signature_malformed',
+    'signature_mismatch',
+    'unknown_partner',
+    'order_not_found',
+    'invalid_transition',
+  ],
 });

@@ -10,7 +10,10 @@ import { MERCHANT_TOKEN_ERRORS } from './locations.ts';
  */
 
 const money = (description: string) =>
-  z.number().int().meta({ description: `${description} Integer, in the smallest currency unit.` });
+  z
+    .number()
+    .int()
+    .meta({ description: `${description} Integer, in the smallest currency unit.` });
 const currency = z.string().meta({ description: 'Upper-case ISO-4217, e.g. `USD`.' });
 
 export const PosCustomer = z
@@ -18,7 +21,10 @@ export const PosCustomer = z
     id: z.string().optional(),
     name: z.string().optional(),
     phone: z.string().optional().meta({ description: 'E.164.' }),
-    phone_code: z.string().optional().meta({ description: 'The masking code to dial when `phone` is a relay.' }),
+    phone_code: z
+      .string()
+      .optional()
+      .meta({ description: 'The masking code to dial when `phone` is a relay.' }),
     email: z.string().optional(),
   })
   .meta({ id: 'PosCustomer' });
@@ -70,7 +76,11 @@ export const PosDiscount = z
   .object({
     provider_id: z.string(),
     amount: money('The discount.'),
-    items: z.array(z.string()).meta({ description: 'The `provider_id`s of the line items it applies to; empty for the whole order.' }),
+    items: z
+      .array(z.string())
+      .meta({
+        description: 'The `provider_id`s of the line items it applies to; empty for the whole order.',
+      }),
   })
   .meta({ id: 'PosDiscount' });
 export type PosDiscount = z.infer<typeof PosDiscount>;
@@ -99,16 +109,32 @@ export const PosOrder = z
     brand: z.string().meta({ description: 'The brand ordered through (`OrderBrand`).' }),
     fulfillment_type: FulfillmentType,
     customers: z.array(PosCustomer),
-    customer_name: z.string().optional().meta({ description: 'Deprecated: `customers[0].name`.', deprecated: true }),
-    customer_email: z.string().optional().meta({ description: 'Deprecated: `customers[0].email`.', deprecated: true }),
-    customer_phone: z.string().optional().meta({ description: 'Deprecated: `customers[0].phone`.', deprecated: true }),
-    customer_phone_code: z.string().optional().meta({ description: 'Deprecated: `customers[0].phone_code`.', deprecated: true }),
+    customer_name: z
+      .string()
+      .optional()
+      .meta({ description: 'Deprecated: `customers[0].name`.', deprecated: true }),
+    customer_email: z
+      .string()
+      .optional()
+      .meta({ description: 'Deprecated: `customers[0].email`.', deprecated: true }),
+    customer_phone: z
+      .string()
+      .optional()
+      .meta({ description: 'Deprecated: `customers[0].phone`.', deprecated: true }),
+    customer_phone_code: z
+      .string()
+      .optional()
+      .meta({ description: 'Deprecated: `customers[0].phone_code`.', deprecated: true }),
     line_items: z.array(PosLineItem),
     special_instructions: z.string().optional(),
     should_include_utensils: z.boolean(),
     is_future_order: z.boolean(),
     placed_at: z.number().int().meta({ description: 'When the customer ordered (epoch ms).' }),
-    requested_for: z.number().int().optional().meta({ description: 'When the food should be ready (epoch ms).' }),
+    requested_for: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'When the food should be ready (epoch ms).' }),
     subtotal: money('Sum of the line items.'),
     tax: money('Tax.'),
     tax_withheld_by_dsp: z.boolean(),
@@ -126,15 +152,28 @@ export type PosOrder = z.infer<typeof PosOrder>;
 
 /** The order statuses a POS is sent in `order.updated` (section 4), plus `in_progress`: accepted, not ready. */
 export const PosOrderUpdateStatus = z
-  .enum(['in_progress', 'ready_for_pickup', 'out_for_delivery', 'dsp_canceled', 'merchant_canceled', 'completed', 'failed'])
+  .enum([
+    'in_progress',
+    'ready_for_pickup',
+    'out_for_delivery',
+    'dsp_canceled',
+    'merchant_canceled',
+    'completed',
+    'failed',
+  ])
   .meta({ id: 'PosOrderUpdateStatus', description: 'Where the order is.' });
 export type PosOrderUpdateStatus = z.infer<typeof PosOrderUpdateStatus>;
 
 export const PosOrderUpdate = z
   .object({
     location_id: z.string(),
-    order_id: z.string().meta({ description: "The platform's order id (the `idempotency_key` of `order.created`)." }),
-    provider_id: z.string().optional().meta({ description: 'Your id of the order, from your answer to `order.created`.' }),
+    order_id: z
+      .string()
+      .meta({ description: "The platform's order id (the `idempotency_key` of `order.created`)." }),
+    provider_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Your id of the order, from your answer to `order.created`.' }),
     status: PosOrderUpdateStatus,
     delivery_status: DeliveryStatus.optional(),
     driver_details: DriverDetails.optional(),
@@ -149,7 +188,10 @@ export const PosOrderCancel = z
     provider_id: z.string().optional().meta({ description: 'Your id of the order.' }),
     cancel_reason: z.string().optional(),
   })
-  .meta({ id: 'PosOrderCancel', description: 'Carries both `order_id` and `provider_id`: POS builds read either.' });
+  .meta({
+    id: 'PosOrderCancel',
+    description: 'Carries both `order_id` and `provider_id`: POS builds read either.',
+  });
 
 export const PosOrderRequest = z
   .discriminatedUnion('type', [
@@ -165,30 +207,46 @@ export const PosOrderAnswer = z
     order: z
       .object({
         provider_id: z.string().min(1).meta({ description: 'Your id of the order.' }),
-        prep_time_minutes: z.number().nonnegative().optional().meta({ description: 'When the food will be ready; default: the location\'s.' }),
+        prep_time_minutes: z
+          .number()
+          .nonnegative()
+          .optional()
+          .meta({ description: "When the food will be ready; default: the location's." }),
         async_acceptance: z.boolean().optional().meta({
-          description: 'True: you took the order but will confirm it by webhook (`order.status.updated` `accepted`) within 60 s.',
+          description:
+            'True: you took the order but will confirm it by webhook (`order.status.updated` `accepted`) within 60 s.',
         }),
       })
       .optional(),
   })
-  .meta({ id: 'PosOrderAnswer', description: 'Your answer to `order.created` (`order` is required there); any 2xx to the others.' });
+  .meta({
+    id: 'PosOrderAnswer',
+    description: 'Your answer to `order.created` (`order` is required there); any 2xx to the others.',
+  });
 
 export const PosValidationError = z
   .object({
     posValidation: z.object({
       stockValidation: z
-        .array(z.object({ type: z.enum(['item', 'modifier']), provider_id: z.string(), quantity: z.number().optional() }))
+        .array(
+          z.object({
+            type: z.enum(['item', 'modifier']),
+            provider_id: z.string(),
+            quantity: z.number().optional(),
+          }),
+        )
         .optional()
         .meta({ description: 'Items or modifiers out of stock (`quantity`: how many are left).' }),
       orderTotalsValidation: z
         .array(z.object({ posTotal: z.number(), streamTotal: z.number() }))
         .optional()
-        .meta({ description: 'Your total differs from the order\'s.' }),
+        .meta({ description: "Your total differs from the order's." }),
       orderValidation: z
         .array(
           z.object({
-            order_error: z.string().meta({ description: '`store_unavailable`, `invalid_cart`, `pos_offline` or `other`.' }),
+            order_error: z
+              .string()
+              .meta({ description: '`store_unavailable`, `invalid_cart`, `pos_offline` or `other`.' }),
             order_error_reason: z.string().optional(),
           }),
         )
@@ -217,7 +275,16 @@ const created = {
       quantity: 2,
       price_amount: 450,
       price_currency: 'USD',
-      modifiers: [{ provider_id: 'salsa-extra', name: 'Extra salsa', quantity: 1, price_amount: 50, price_currency: 'USD', modifiers: [] }],
+      modifiers: [
+        {
+          provider_id: 'salsa-extra',
+          name: 'Extra salsa',
+          quantity: 1,
+          price_amount: 50,
+          price_currency: 'USD',
+          modifiers: [],
+        },
+      ],
     },
   ],
   should_include_utensils: true,
@@ -273,7 +340,14 @@ order you already made.
       },
       canceled: {
         summary: 'Cancelled by the DSP',
-        value: { type: 'order.canceled', object: { location_id: 'loc-mission', order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d', provider_id: 'pos-ord-1' } },
+        value: {
+          type: 'order.canceled',
+          object: {
+            location_id: 'loc-mission',
+            order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
+            provider_id: 'pos-ord-1',
+          },
+        },
       },
     },
   },
@@ -286,7 +360,9 @@ order you already made.
     400: {
       description: 'The order is refused.',
       schema: PosValidationError,
-      example: { posValidation: { stockValidation: [{ type: 'item', provider_id: 'taco-carnitas', quantity: 0 }] } },
+      example: {
+        posValidation: { stockValidation: [{ type: 'item', provider_id: 'taco-carnitas', quantity: 0 }] },
+      },
     },
   },
   errors: [...MERCHANT_TOKEN_ERRORS],

@@ -30,7 +30,10 @@ export const LocationStatusUpdatedWebhook = hook(
       .number()
       .int()
       .nullish()
-      .meta({ description: 'Epoch ms when an inactive location becomes active by itself; null or absent: until you say.' }),
+      .meta({
+        description:
+          'Epoch ms when an inactive location becomes active by itself; null or absent: until you say.',
+      }),
   }),
 );
 export const LocationCatalogUpdatedWebhook = hook(
@@ -60,7 +63,9 @@ export const InStoreOrderCreatedWebhook = hook(
   'order.created',
   'InStoreOrderCreatedWebhook',
   'An order placed in the store, recorded on the platform.',
-  PosOrder.partial().required({ location_id: true }).extend({ provider_id: z.string().min(1).max(200) }),
+  PosOrder.partial()
+    .required({ location_id: true })
+    .extend({ provider_id: z.string().min(1).max(200) }),
 );
 
 export const POS_WEBHOOK_TYPES = [
@@ -107,24 +112,41 @@ are relayed to the DSP. A status that does not fit the order's state is 409 \`in
 to the location; \`location.connection.offline\` refuses its orders until it is \`active\` again. Catalog
 webhooks are recorded. An unknown \`type\` is 400 naming the known ones; an unknown location or order is 404.`,
   tags: ['Webhooks'],
-  tagDescriptions: { Webhooks: 'What you send to the platform: order and location status, catalog changes, in-store orders.' },
+  tagDescriptions: {
+    Webhooks: 'What you send to the platform: order and location status, catalog changes, in-store orders.',
+  },
   security: { kind: 'webhook-signature' },
   servedBy: 'platform',
   request: {
     params: z.object({ partner_slug: z.string().min(1).max(64).meta({ description: 'Your partner slug.' }) }),
     body: PosWebhook,
-    example: { type: 'order.status.updated', object: { status: 'ready_for_pickup', provider_id: 'pos-ord-1', location_id: 'loc-mission' } },
+    example: {
+      type: 'order.status.updated',
+      object: { status: 'ready_for_pickup', provider_id: 'pos-ord-1', location_id: 'loc-mission' },
+    },
     examples: {
       ready: {
         summary: 'Order ready',
-        value: { type: 'order.status.updated', object: { status: 'ready_for_pickup', provider_id: 'pos-ord-1', location_id: 'loc-mission' } },
+        value: {
+          type: 'order.status.updated',
+          object: { status: 'ready_for_pickup', provider_id: 'pos-ord-1', location_id: 'loc-mission' },
+        },
       },
       paused: {
         summary: 'Location paused for an hour',
-        value: { type: 'location.status.updated', object: { status: 'inactive', location_id: 'loc-mission', paused_until: 1763903600000 } },
+        value: {
+          type: 'location.status.updated',
+          object: { status: 'inactive', location_id: 'loc-mission', paused_until: 1763903600000 },
+        },
       },
-      offline: { summary: 'Location offline', value: { type: 'location.connection.offline', object: { location_id: 'loc-mission' } } },
-      catalog: { summary: 'Catalog changed', value: { type: 'location.catalog.updated', object: { location_id: 'loc-mission' } } },
+      offline: {
+        summary: 'Location offline',
+        value: { type: 'location.connection.offline', object: { location_id: 'loc-mission' } },
+      },
+      catalog: {
+        summary: 'Catalog changed',
+        value: { type: 'location.catalog.updated', object: { location_id: 'loc-mission' } },
+      },
     },
   },
   responses: { 204: { description: 'Recorded (and applied).' } },

@@ -13,7 +13,9 @@ const when = z.iso.datetime();
 
 export const RoutedOrder = z
   .object({
-    _id: z.string().meta({ description: "The platform's id of the order (`ord_…`), the POS's `idempotency_key`." }),
+    _id: z
+      .string()
+      .meta({ description: "The platform's id of the order (`ord_…`), the POS's `idempotency_key`." }),
     status: OrderStatus,
     failure_reason: OrderFailureReason.nullable(),
     failure_details: OrderFailureDetails.nullable(),
@@ -49,7 +51,11 @@ export const DeliveryAttempt = z
     attempt: z.number().int(),
     started_at: when,
     finished_at: when.nullable().meta({ description: 'Null while in flight (or cut off by a crash).' }),
-    status: z.number().int().nullable().meta({ description: "The partner's HTTP status; null when none came." }),
+    status: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The partner's HTTP status; null when none came." }),
     latency_ms: z.number().int().nullable(),
     error: z.string().nullable(),
     response: z.string().nullable().meta({ description: "The first 2 KiB of the partner's answer." }),
@@ -64,7 +70,12 @@ export const TimelineEntry = z
       description:
         '`received`: a webhook about the order came in; `status`: the order changed state; `sent`: the platform called a partner (see `attempts`); `refused`: an event that did not fit the state, answered 409 and not applied.',
     }),
-    type: z.string().meta({ description: 'The webhook or event type (`new_order`, `location.order.accept`, …), or the new status.' }),
+    type: z
+      .string()
+      .meta({
+        description:
+          'The webhook or event type (`new_order`, `location.order.accept`, …), or the new status.',
+      }),
     partner_id: z.string().nullable().meta({ description: 'Who sent it, or who it was sent to.' }),
     from: OrderStatus.nullable(),
     to: OrderStatus.nullable(),
@@ -122,7 +133,9 @@ export const getOrder = defineOperation({
   security: { kind: 'bearer', scopes: [] },
   servedBy: 'platform',
   request: { params, example: { order_id: example._id } },
-  responses: { 200: { description: 'The order.', schema: z.object({ order: RoutedOrder }), example: { order: example } } },
+  responses: {
+    200: { description: 'The order.', schema: z.object({ order: RoutedOrder }), example: { order: example } },
+  },
   errors: ORDER_ERRORS,
 });
 
@@ -145,8 +158,26 @@ attempt (status, latency, the partner's answer), oldest first. ${DESCRIPTION_WHO
       example: {
         order_id: example._id,
         entries: [
-          { seq: 1, at: EXAMPLE.createdAt, kind: 'received', type: 'new_order', partner_id: EXAMPLE.partnerId, from: null, to: null, detail: null },
-          { seq: 2, at: EXAMPLE.createdAt, kind: 'status', type: 'received', partner_id: null, from: null, to: 'received', detail: 'validated' },
+          {
+            seq: 1,
+            at: EXAMPLE.createdAt,
+            kind: 'received',
+            type: 'new_order',
+            partner_id: EXAMPLE.partnerId,
+            from: null,
+            to: null,
+            detail: null,
+          },
+          {
+            seq: 2,
+            at: EXAMPLE.createdAt,
+            kind: 'status',
+            type: 'received',
+            partner_id: null,
+            from: null,
+            to: 'received',
+            detail: 'validated',
+          },
           {
             seq: 3,
             at: EXAMPLE.createdAt,
@@ -172,7 +203,16 @@ attempt (status, latency, the partner's answer), oldest first. ${DESCRIPTION_WHO
               ],
             },
           },
-          { seq: 4, at: EXAMPLE.createdAt, kind: 'status', type: 'accepted', partner_id: null, from: 'received', to: 'accepted', detail: 'POS accepts' },
+          {
+            seq: 4,
+            at: EXAMPLE.createdAt,
+            kind: 'status',
+            type: 'accepted',
+            partner_id: null,
+            from: 'received',
+            to: 'accepted',
+            detail: 'POS accepts',
+          },
         ],
       },
     },
