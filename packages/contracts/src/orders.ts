@@ -93,12 +93,10 @@ export type OrderFailureReason = z.infer<typeof OrderFailureReason>;
 
 export const OrderFailureDetails = z
   .object({
-    invalid_item_ids: z
-      .array(z.string())
-      .meta({
-        description:
-          'Your item or modifier ids at fault (`pos_missing_items`, `items_unavailable`); else empty.',
-      }),
+    invalid_item_ids: z.array(z.string()).meta({
+      description:
+        'Your item or modifier ids at fault (`pos_missing_items`, `items_unavailable`); else empty.',
+    }),
     error_message: z
       .string()
       .optional()

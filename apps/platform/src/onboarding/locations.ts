@@ -158,7 +158,12 @@ async function reingest(
   tx: DbOrTx,
   found: OrgLocation,
   row: Integration,
-  details: { name: string; address: OnboardingAddress; timezone: string | null; prepTimeMinutes: number | null },
+  details: {
+    name: string;
+    address: OnboardingAddress;
+    timezone: string | null;
+    prepTimeMinutes: number | null;
+  },
 ): Promise<void> {
   if (found.status === 'waiting_for_deprovision') {
     throw new ApiError(

@@ -2,10 +2,9 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type {
   CancelOrderWebhook,
-  DeliveryStatusUpdateWebhook} from '@stream/contracts/apis/become-a-dsp/index';
-import {
-  type DspWebhook,
+  DeliveryStatusUpdateWebhook,
 } from '@stream/contracts/apis/become-a-dsp/index';
+import { type DspWebhook } from '@stream/contracts/apis/become-a-dsp/index';
 import type { PosOrderUpdateStatus } from '@stream/contracts/apis/become-a-pos/index';
 import type { DeliveryStatus } from '@stream/contracts';
 import { canTransition, ORDER_STATES, type OrderStatus } from '@stream/contracts/states';

@@ -70,7 +70,9 @@ export const orgLocations = pgTable(
     statusReason: text('status_reason'),
     changeTime: timestamptz('change_time').notNull().defaultNow(),
     /** What the POS says of the location (`location.status.updated`): inactive refuses orders. */
-    posStatus: text('pos_status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    posStatus: text('pos_status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
     /** An inactive location becomes active by itself at this time (null: until the POS says). */
     pausedUntil: timestamptz('paused_until'),
     /** Set by `location.connection.offline`, cleared by `location.status.updated` active. */

@@ -1,5 +1,10 @@
 import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { DeliveryStatus, DriverDetails, OrderFailureDetails, OrderFailureReason } from '@stream/contracts';
+import type {
+  DeliveryStatus,
+  DriverDetails,
+  OrderFailureDetails,
+  OrderFailureReason,
+} from '@stream/contracts';
 import { ORDER_STATES } from '@stream/contracts/states';
 import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 import { locationBindings, orgLocations } from './onboarding.ts';

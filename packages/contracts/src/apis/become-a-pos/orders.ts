@@ -76,11 +76,9 @@ export const PosDiscount = z
   .object({
     provider_id: z.string(),
     amount: money('The discount.'),
-    items: z
-      .array(z.string())
-      .meta({
-        description: 'The `provider_id`s of the line items it applies to; empty for the whole order.',
-      }),
+    items: z.array(z.string()).meta({
+      description: 'The `provider_id`s of the line items it applies to; empty for the whole order.',
+    }),
   })
   .meta({ id: 'PosDiscount' });
 export type PosDiscount = z.infer<typeof PosDiscount>;

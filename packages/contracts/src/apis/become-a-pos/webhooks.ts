@@ -26,14 +26,10 @@ export const LocationStatusUpdatedWebhook = hook(
   z.object({
     status: z.enum(['active', 'inactive']),
     location_id,
-    paused_until: z
-      .number()
-      .int()
-      .nullish()
-      .meta({
-        description:
-          'Epoch ms when an inactive location becomes active by itself; null or absent: until you say.',
-      }),
+    paused_until: z.number().int().nullish().meta({
+      description:
+        'Epoch ms when an inactive location becomes active by itself; null or absent: until you say.',
+    }),
   }),
 );
 export const LocationCatalogUpdatedWebhook = hook(

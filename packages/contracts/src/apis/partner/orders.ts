@@ -70,12 +70,9 @@ export const TimelineEntry = z
       description:
         '`received`: a webhook about the order came in; `status`: the order changed state; `sent`: the platform called a partner (see `attempts`); `refused`: an event that did not fit the state, answered 409 and not applied.',
     }),
-    type: z
-      .string()
-      .meta({
-        description:
-          'The webhook or event type (`new_order`, `location.order.accept`, …), or the new status.',
-      }),
+    type: z.string().meta({
+      description: 'The webhook or event type (`new_order`, `location.order.accept`, …), or the new status.',
+    }),
     partner_id: z.string().nullable().meta({ description: 'Who sent it, or who it was sent to.' }),
     from: OrderStatus.nullable(),
     to: OrderStatus.nullable(),
