@@ -5,7 +5,7 @@
  * bare forwarder (signature check, the same three HTTP hops, no persistence), with the ratios. Every
  * order is committed before it is acknowledged (no `synchronous_commit=off`). Run with DATABASE_URL:
  * the bench makes a scratch database on that server (see scratch-db.ts); without it, on PGlite.
- * BENCH_SECONDS (default 10) per measurement.
+ * BENCH_SECONDS (default 10) per measurement; BENCH_CONCURRENCY (default `8,64`) the DSPs posting at once.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -41,7 +41,8 @@ function startPartners() {
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.parse((await readBody(req)) || '{}') as Record<string, unknown>;
     res.setHeader('content-type', 'application/json');
-    if (req.url === '/stream-pos/v1/orders') return res.end(JSON.stringify({ order: { provider_id: `p${++n}`, prep_time_minutes: 15 } }));
+    if (req.url === '/stream-pos/v1/orders')
+      return res.end(JSON.stringify({ order: { provider_id: `p${++n}`, prep_time_minutes: 15 } }));
     if (req.url === '/stream-dsp/v1/event') {
       if (body.type === 'location.order.accept') waiting.get(body.order_id as string)?.(performance.now());
       return res.end('{}');
@@ -65,8 +66,12 @@ async function startForwarder(secret: string, partners: string) {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.post('/order', async (req, reply) => {
     const raw = req.body as Buffer;
-    if (!safeEqual(hmacHex(secret, raw), String(req.headers['stream-webhook-signature']))) return reply.code(401).send();
-    const { location_id, order } = JSON.parse(raw.toString()) as { location_id: string; order: { id: string } };
+    if (!safeEqual(hmacHex(secret, raw), String(req.headers['stream-webhook-signature'])))
+      return reply.code(401).send();
+    const { location_id, order } = JSON.parse(raw.toString()) as {
+      location_id: string;
+      order: { id: string };
+    };
     void (async () => {
       const pos = await request(`${partners}/stream-pos/v1/orders`, {
         method: 'POST',
@@ -79,14 +84,22 @@ async function startForwarder(secret: string, partners: string) {
         method: 'POST',
         dispatcher: agent,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'location.order.accept', location_id, order_id: order.id, estimated_ready_at_ms: Date.now() }),
+        body: JSON.stringify({
+          type: 'location.order.accept',
+          location_id,
+          order_id: order.id,
+          estimated_ready_at_ms: Date.now(),
+        }),
       });
       await dsp.body.text();
     })();
     return reply.code(202).send({ received: true });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/order`, close: () => app.close() };
+  return {
+    url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/order`,
+    close: () => app.close(),
+  };
 }
 
 interface Row {
@@ -96,6 +109,8 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of this process (platform, partners and load generator) per second of the run. */
+  cpu: number;
 }
 
 let seq = 0;
@@ -113,7 +128,13 @@ const order = () => ({
 });
 
 /** `concurrency` DSPs, each posting an order and waiting for its accept before the next. */
-async function measure(name: string, url: string, secret: string, concurrency: number, ms = DURATION): Promise<Row> {
+async function measure(
+  name: string,
+  url: string,
+  secret: string,
+  concurrency: number,
+  ms = DURATION,
+): Promise<Row> {
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + ms;
@@ -126,7 +147,10 @@ async function measure(name: string, url: string, secret: string, concurrency: n
       const res = await request(url, {
         method: 'POST',
         dispatcher: agent,
-        headers: { 'content-type': 'application/json', 'stream-webhook-signature': createHmac('sha256', secret).update(raw).digest('hex') },
+        headers: {
+          'content-type': 'application/json',
+          'stream-webhook-signature': createHmac('sha256', secret).update(raw).digest('hex'),
+        },
         body: raw,
       });
       await res.body.text();
@@ -139,19 +163,36 @@ async function measure(name: string, url: string, secret: string, concurrency: n
       waiting.delete(body.order.id);
     }
   };
+  const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: concurrency }, loop));
+  const cpu = process.cpuUsage(cpu0);
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { name, concurrency, perSecond: latencies.length / (ms / 1000), p50: at(0.5), p99: at(0.99), errors };
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return {
+    name,
+    concurrency,
+    perSecond: latencies.length / (ms / 1000),
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+    cpu: (cpu.user + cpu.system) / 1000 / ms,
+  };
 }
 
 async function main() {
   const scratch = await scratchDatabase(process.env.DATABASE_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'stream-bench-orders-'));
-  const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const loadBefore = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const partners = await startPartners();
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, DATABASE_URL: scratch?.url, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY }),
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: scratch?.url,
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+    }),
     port: 0,
     host: '127.0.0.1',
     publicUrl: '',
@@ -221,7 +262,7 @@ async function main() {
     await measure('warm-up', platformUrl, dsp.webhook_secret, 8, 2_000);
     await measure('warm-up', forwarder.url, dsp.webhook_secret, 8, 2_000);
     const rows: [Row, Row][] = [];
-    for (const c of [8, 64]) {
+    for (const c of (process.env.BENCH_CONCURRENCY ?? '8,64').split(',').map(Number)) {
       rows.push([
         await measure('bare forwarder', forwarder.url, dsp.webhook_secret, c),
         await measure('platform', platformUrl, dsp.webhook_secret, c),
@@ -230,16 +271,20 @@ async function main() {
     await forwarder.close();
     console.log(
       `\nDSP post -> POS accept -> DSP accept, ${DURATION / 1000} s each, driver ${platform.app.ctx.database.driver}, ` +
-        `load average ${loadBefore} before, ${loadavg().map((l) => l.toFixed(2)).join(' ')} after, ${availableParallelism()} cores\n`,
+        `load average ${loadBefore} before, ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')} after, ${availableParallelism()} cores\n`,
     );
-    console.log('| concurrency | path | orders/s | p50 ms | p99 ms | errors | orders/s vs forwarder | p50 - forwarder p50 |');
-    console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
+    console.log(
+      '| concurrency | path | orders/s | p50 ms | p99 ms | errors | CPU of the process | orders/s vs forwarder | p50 - forwarder p50 |',
+    );
+    console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const [bare, ours] of rows) {
       for (const r of [bare, ours]) {
         const ratio = r === bare ? '1.000' : (ours.perSecond / bare.perSecond).toFixed(3);
         const delta = r === bare ? '-' : `${(ours.p50 - bare.p50).toFixed(1)} ms`;
         console.log(
-          `| ${r.concurrency} | ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${ratio} | ${delta} |`,
+          `| ${r.concurrency} | ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${(r.cpu * 100).toFixed(0)} % | ${ratio} | ${delta} |`,
         );
       }
     }
