@@ -394,6 +394,11 @@ async function readOrgLocations(
       status_reason: l.statusReason,
       address: l.address,
       timezone: l.timezone,
+      accepting_orders: {
+        pos_status: l.posStatus,
+        paused_until: l.pausedUntil?.toISOString() ?? null,
+        offline_since: l.offlineSince?.toISOString() ?? null,
+      },
       dsps: bindings
         .filter(({ b }) => b.locationId === l.id)
         .map(({ b, source: dspSource }) => ({
@@ -404,6 +409,7 @@ async function readOrgLocations(
           status: b.status,
           reason: b.statusReason,
           change_time: b.changeTime.toISOString(),
+          store_status: b.storeStatus,
         })),
     })),
   };

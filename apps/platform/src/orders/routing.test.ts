@@ -352,6 +352,17 @@ describe('after acceptance', () => {
 });
 
 describe('store status', () => {
+  const orgLocation = async () => {
+    const res = await call(
+      'GET',
+      `${w.url}/onboarding/org/${w.orgId}/locations?location_id=${w.locationId}`,
+      {
+        token: w.token,
+      },
+    );
+    return res.body.locations[0];
+  };
+
   it('a POS pause reaches the DSP with until_ms, refuses orders, and resumes by itself', async () => {
     const until = Date.now() + 60 * 60_000;
     const pause = await postPos(w, {
@@ -372,6 +383,11 @@ describe('store status', () => {
     expect(refused.body).toMatchObject({
       status: 'failed',
       failure_reason: 'restaurant_not_accepting_orders',
+    });
+    expect((await orgLocation()).accepting_orders).toEqual({
+      pos_status: 'inactive',
+      paused_until: new Date(until).toISOString(),
+      offline_since: null,
     });
 
     await moveClock(w, 60 * 60_000 + 1_000);
@@ -395,6 +411,11 @@ describe('store status', () => {
       status_update: { status: 'paused' },
     });
     expect(res.status, res.text).toBe(200);
+    expect((await orgLocation()).dsps[0].store_status).toMatchObject({
+      status: 'paused',
+      start_time: null,
+      end_time: null,
+    });
     const refused = await postDsp(w, newOrder(w));
     expect(refused.body).toMatchObject({ failure_reason: 'restaurant_not_accepting_orders' });
     await postDsp(w, {

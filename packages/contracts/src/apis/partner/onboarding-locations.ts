@@ -117,6 +117,17 @@ export const OrgLocationDsp = z
       .nullable()
       .meta({ description: 'Why it is `needs_reconnection` (or was deprovisioned abnormally).' }),
     change_time: z.iso.datetime().meta({ description: 'When the status last changed.' }),
+    store_status: z
+      .object({
+        status: z.enum(['online', 'paused']),
+        start_time: z.number().int().nullable(),
+        end_time: z.number().int().nullable(),
+        updated_at: z.iso.datetime(),
+      })
+      .nullable()
+      .meta({
+        description: "The store's status as the DSP last reported it (`store_status_update`); null: never.",
+      }),
   })
   .meta({ id: 'OrgLocationDsp' });
 
@@ -134,6 +145,19 @@ export const OrgLocation = z
     }),
     address: OnboardingAddress,
     timezone: z.string().nullable(),
+    accepting_orders: z.object({
+      pos_status: z
+        .enum(['active', 'inactive'])
+        .meta({ description: 'As the POS last said (`location.status.updated`).' }),
+      paused_until: z.iso
+        .datetime()
+        .nullable()
+        .meta({ description: 'When an inactive location resumes by itself.' }),
+      offline_since: z.iso
+        .datetime()
+        .nullable()
+        .meta({ description: 'Set by `location.connection.offline` until the POS says `active` again.' }),
+    }),
     dsps: z.array(OrgLocationDsp),
   })
   .meta({ id: 'OrgLocation', description: 'A POS location of an organisation, with its DSP bindings.' });
@@ -325,6 +349,7 @@ export const listOrgLocations = defineOperation({
             status_reason: null,
             address: exampleAddress,
             timezone: 'America/Los_Angeles',
+            accepting_orders: { pos_status: 'active', paused_until: null, offline_since: null },
             dsps: [
               {
                 _id: ex.bindingId,
@@ -334,6 +359,7 @@ export const listOrgLocations = defineOperation({
                 status: 'APPROVED',
                 reason: null,
                 change_time: EXAMPLE.createdAt,
+                store_status: null,
               },
             ],
           },
