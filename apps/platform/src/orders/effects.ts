@@ -19,6 +19,9 @@ import { lockOrder, moveOrder, type Order } from './records.ts';
 /** The POS confirms an `async_acceptance` order within this, or the order fails (tests shrink it). */
 export const ASYNC_CONFIRMATION = { ms: 60_000 };
 
+/** Which order of which store a DSP event is about, in the DSP's ids. */
+const dspOrderRef = (order: Order) => ({ location_id: order.dspLocationId, order_id: order.dspOrderId });
+
 export async function orderChanged(tx: DbOrTx, order: Order, from: OrderStatus | null): Promise<void> {
   switch (order.status) {
     case 'received':
@@ -42,16 +45,14 @@ export async function orderChanged(tx: DbOrTx, order: Order, from: OrderStatus |
     case 'accepted':
       await sendOrderEventToDsp(tx, order, {
         type: 'location.order.accept',
-        location_id: order.dspLocationId,
-        order_id: order.dspOrderId,
+        ...dspOrderRef(order),
         estimated_ready_at_ms: (order.estimatedReadyAt ?? new Date()).getTime(),
       });
       return;
     case 'failed':
       await sendOrderEventToDsp(tx, order, {
         type: 'location.order.fail',
-        location_id: order.dspLocationId,
-        order_id: order.dspOrderId,
+        ...dspOrderRef(order),
         failure_reason: order.failureReason ?? 'unknown',
         failure_details: order.failureDetails ?? { invalid_item_ids: [] },
       });
@@ -60,16 +61,14 @@ export async function orderChanged(tx: DbOrTx, order: Order, from: OrderStatus |
     case 'completed':
       await sendOrderEventToDsp(tx, order, {
         type: 'location.order.notify_status_change',
-        location_id: order.dspLocationId,
-        order_id: order.dspOrderId,
+        ...dspOrderRef(order),
         order_status_update: order.status,
       });
       return;
     case 'merchant_canceled':
       await sendOrderEventToDsp(tx, order, {
         type: 'location.order.cancel',
-        location_id: order.dspLocationId,
-        order_id: order.dspOrderId,
+        ...dspOrderRef(order),
       });
       return;
     case 'dsp_canceled':
@@ -89,15 +88,22 @@ export async function orderChanged(tx: DbOrTx, order: Order, from: OrderStatus |
 }
 
 const OrderPayload = z.object({ order_id: z.string() });
-/** Timers are jobs with nothing to call: their work is the move made when they "succeed". */
-const TIMER = { maxAttempts: 10, deadlineMs: 24 * 60 * 60_000, backoff: { baseMs: 1_000, maxMs: 60_000 } };
+/**
+ * Timers (and queued work) are jobs with nothing to call: their work is done in `onSucceeded`, in
+ * the transaction that finishes them. Spread into a `defineJobKind`.
+ */
+export const TIMER = {
+  maxAttempts: 10,
+  deadlineMs: 24 * 60 * 60_000,
+  backoff: { baseMs: 1_000, maxMs: 60_000 },
+  async handle() {},
+};
 
 /** A scheduled order's release: at `release_at` it goes to the POS, unless the location is closed then. */
 export const releaseJob = defineJobKind<z.infer<typeof OrderPayload>, void>({
   kind: 'orders.release',
   payload: OrderPayload,
   ...TIMER,
-  async handle() {},
   async onSucceeded(tx, job) {
     const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
     if (order?.status !== 'scheduled') return; // cancelled before its release
@@ -121,7 +127,6 @@ export const confirmationTimeout = defineJobKind<z.infer<typeof OrderPayload>, v
   kind: 'orders.confirmation-timeout',
   payload: OrderPayload,
   ...TIMER,
-  async handle() {},
   async onSucceeded(tx: Tx, job) {
     const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
     if (order?.status !== 'awaiting_confirmation') return;

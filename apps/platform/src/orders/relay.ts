@@ -13,7 +13,7 @@ import { orders, webhookEvents } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineJobKind } from '../jobs/kinds.ts';
 import { sendToPos } from './calls.ts';
-import { orderChanged } from './effects.ts';
+import { orderChanged, TIMER } from './effects.ts';
 import { acceptOrder, failOrder } from './outcome.ts';
 import { addTimeline, findOrder, lockOrder, moveOrder, refusal, type Order } from './records.ts';
 
@@ -171,10 +171,7 @@ const QueuedPayload = z.object({ order_id: z.string(), event_id: z.string() });
 export const applyQueuedEvent = defineJobKind<z.infer<typeof QueuedPayload>, void>({
   kind: 'orders.apply-queued',
   payload: QueuedPayload,
-  maxAttempts: 10,
-  deadlineMs: 24 * 60 * 60_000,
-  backoff: { baseMs: 1_000, maxMs: 60_000 },
-  async handle() {},
+  ...TIMER,
   async onSucceeded(tx, job) {
     const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
     const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, job.payload.event_id));

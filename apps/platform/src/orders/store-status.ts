@@ -7,6 +7,7 @@ import { defineJobKind } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import type { Binding, OrgLocation } from '../onboarding/bindings.ts';
 import { sendStoreEventToDsp } from './calls.ts';
+import { TIMER } from './effects.ts';
 
 /**
  * Whether a restaurant takes orders, both ways: a DSP's `store_status_update` is recorded on its
@@ -95,10 +96,7 @@ const ResumePayload = z.object({ location_id: z.string(), paused_until: z.string
 export const resumeJob = defineJobKind<z.infer<typeof ResumePayload>, void>({
   kind: 'locations.resume',
   payload: ResumePayload,
-  maxAttempts: 10,
-  deadlineMs: 24 * 60 * 60_000,
-  backoff: { baseMs: 1_000, maxMs: 60_000 },
-  async handle() {},
+  ...TIMER,
   async onSucceeded(tx, job) {
     const [location] = await tx
       .select()

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PartnerKind } from '@stream/contracts/common';
 import { ApiError } from '../http/errors.ts';
 import { signatureShape, verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
 import { findPartner, webhookSecretOf, type Partner } from '../partners/service.ts';
@@ -47,4 +48,19 @@ export function registerWebhookSignatures(app: FastifyInstance): void {
     if (problem) throw new ApiError(problem, MESSAGES[problem]);
     req.partner = partner;
   });
+}
+
+/**
+ * The partner whose signature verified, when it is of the kind the route is for (a POS posting to
+ * the DSP webhook is as unknown there as a stranger: 404 `unknown_partner`).
+ */
+export function signedPartner(req: FastifyRequest, kind: PartnerKind): Partner {
+  const partner = req.partner;
+  if (partner?.kind !== kind) {
+    throw new ApiError(
+      'unknown_partner',
+      `This webhook is for ${kind.toUpperCase()} partners; sign it as one and use its own id or slug in the URL.`,
+    );
+  }
+  return partner;
 }

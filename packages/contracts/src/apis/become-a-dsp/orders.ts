@@ -9,7 +9,7 @@ import {
 } from '../../orders.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { ORDER_STATES } from '../../states/orders.ts';
-import { BODY_ERRORS } from '../partner/shared.ts';
+import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
 
 /**
  * What a DSP posts to `POST /order/{partner_id}` (platform.md section 3, wire notes "DSP side").
@@ -407,13 +407,5 @@ and one for an order still on its way to the POS is queued behind it (\`queued: 
       },
     },
   },
-  errors: [
-    ...BODY_ERRORS,
-    'signature_missing',
-    'signature_malformed',
-    'signature_mismatch',
-    'unknown_partner',
-    'order_not_found',
-    'invalid_transition',
-  ],
+  errors: [...SIGNED_WEBHOOK_ERRORS, 'location_not_found', 'order_not_found', 'invalid_transition'],
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
-import { BODY_ERRORS } from '../partner/shared.ts';
+import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
 import { PosOrder } from './orders.ts';
 
 /** What a POS posts to `POST /pos/{partner_slug}/webhook` (wire notes: "Webhooks a POS sends"), all `{type, object}`. */
@@ -146,14 +146,5 @@ webhooks are recorded. An unknown \`type\` is 400 naming the known ones; an unkn
     },
   },
   responses: { 204: { description: 'Recorded (and applied).' } },
-  errors: [
-    ...BODY_ERRORS,
-    'signature_missing',
-    'signature_malformed',
-    'signature_mismatch',
-    'unknown_partner',
-    'location_not_found',
-    'order_not_found',
-    'invalid_transition',
-  ],
+  errors: [...SIGNED_WEBHOOK_ERRORS, 'location_not_found', 'order_not_found', 'invalid_transition'],
 });

@@ -17,6 +17,15 @@ export const BODY_ERRORS = [
   'payload_too_large',
 ] as const satisfies readonly ErrorCode[];
 
+/** Errors a signed webhook to the platform (`webhook-signature`) can answer before its handler runs. */
+export const SIGNED_WEBHOOK_ERRORS = [
+  ...BODY_ERRORS,
+  'signature_missing',
+  'signature_malformed',
+  'signature_mismatch',
+  'unknown_partner',
+] as const satisfies readonly ErrorCode[];
+
 /** Errors of the `bearer` security: every Partner API route behind a JWT can answer these. */
 export const BEARER_ERRORS = [
   'missing_token',
