@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Operation } from '@stream/contracts/operation';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { integrations } from '../db/schema/index.ts';
+import { integrations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { decrypt, encrypt } from '../http/secrets.ts';
 import { findPartner, type Partner } from '../partners/service.ts';
@@ -214,7 +214,14 @@ export function merchantConnector(hooks: MerchantConnectorHooks): MerchantConnec
   ): Promise<T> {
     const allow = options.allow ?? ['active'];
     const key = ctx.config.encryptionKey;
-    const row = await load(ctx.db, integrationId);
+    // The integration and its partner in one query: this runs before every merchant call.
+    const [found] = await ctx.db
+      .select({ row: integrations, partner: partners })
+      .from(integrations)
+      .innerJoin(partners, eq(partners.id, integrations.sourcePartnerId))
+      .where(eq(integrations.id, integrationId));
+    if (!found) throw new ApiError('not_found', 'The integration no longer exists.');
+    const { row } = found;
     if (row.status === 'needs_reconnection' && !allow.includes(row.status))
       throw needsReconnection(row.statusReason);
     if (!allow.includes(row.status) || !row.accessTokenEnc) {
@@ -223,7 +230,7 @@ export function merchantConnector(hooks: MerchantConnectorHooks): MerchantConnec
         `The integration is ${row.status}; it needs an active merchant grant.`,
       );
     }
-    const target = await targetOf(ctx.db, row);
+    const target: PartnerTarget = { partner: found.partner, type: row.type };
     const expiring = !row.expiresAt || row.expiresAt.getTime() - REFRESH_EARLY_MS <= Date.now();
     let token = expiring ? await refresh(ctx, target, row) : decrypt(key, row.accessTokenEnc);
     for (let attempt = 1; ; attempt++) {

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { jobs } from '../db/schema/index.ts';
 import type { JobKind } from './kinds.ts';
-import { msInterval } from './sql.ts';
+import { msInterval, rowsOf } from './sql.ts';
 
 export interface EnqueueInput<P> {
   kind: JobKind<P>;
@@ -45,28 +45,23 @@ export async function enqueue<P>(db: DbOrTx, input: EnqueueInput<P>): Promise<st
       `Job ${def.kind}: the payload does not match its schema (${issue?.path.join('.') || 'payload'}: ${issue?.message}).`,
     );
   }
-  if (input.orderingKey) {
-    // Enqueue order is `seq` order. Concurrent transactions enqueuing on one key take turns until
-    // commit, so a later seq is never visible before an earlier one of the same key.
-    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${input.orderingKey}, 7))`);
-  }
   const runAt = input.runAt ? sql`${input.runAt.toISOString()}::timestamptz` : sql`now()`;
   const id = newId('job');
-  const inserted = await db
-    .insert(jobs)
-    .values({
-      id,
-      kind: def.kind,
-      payload: parsed.data,
-      maxAttempts: input.maxAttempts ?? def.maxAttempts,
-      runAt,
-      deadlineAt: sql`${runAt} + ${msInterval(input.deadlineMs ?? def.deadlineMs)}`,
-      partnerId: input.partnerId ?? null,
-      dedupeKey: input.dedupeKey ?? null,
-      orderingKey: input.orderingKey ?? null,
-    })
-    .onConflictDoNothing({ target: jobs.dedupeKey })
-    .returning({ id: jobs.id });
+  const key = input.orderingKey ?? null;
+  // With an ordering key, enqueue order is `seq` order: concurrent transactions enqueuing on one key
+  // take turns (a transaction-scoped advisory lock, taken in the same statement as the insert) until
+  // commit, so a later seq is never visible before an earlier one of the same key.
+  const inserted = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      with turn as (select ${key === null ? sql`null` : sql`pg_advisory_xact_lock(hashtextextended(${key}, 7))`})
+      insert into jobs (id, kind, payload, max_attempts, run_at, deadline_at, partner_id, dedupe_key, ordering_key)
+      select ${id}, ${def.kind}, ${JSON.stringify(parsed.data)}::jsonb, ${input.maxAttempts ?? def.maxAttempts},
+        ${runAt}, ${runAt} + ${msInterval(input.deadlineMs ?? def.deadlineMs)},
+        ${input.partnerId ?? null}, ${input.dedupeKey ?? null}, ${key}
+      from turn
+      on conflict (dedupe_key) do nothing
+      returning id`),
+  );
   if (inserted.length === 0 && input.dedupeKey) {
     const [existing] = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupeKey, input.dedupeKey));
     if (existing) return existing.id;

@@ -183,6 +183,7 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
         status: 'APPROVED',
         reason: null,
         change_time: expect.any(String),
+        store_status: null,
       },
     ]);
     expect((await world.pos.connections()).map((c) => c.location_id)).toEqual(['loc-mission']);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DspEvent, dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
 import { PosOrderRequest, posReceiveOrder } from '@stream/contracts/apis/become-a-pos/index';
 import type { DbOrTx } from '../db/client.ts';
-import { locationBindings, orgLocations } from '../db/schema/index.ts';
+import { locationBindings, orders, orgLocations } from '../db/schema/index.ts';
 import { PartnerCallError } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
@@ -11,7 +11,7 @@ import { defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import { settleDelivery, deliveryGaveUp, type DeliveryResult } from './outcome.ts';
-import { addTimeline, findOrder, type Order } from './records.ts';
+import { addTimeline, type Order } from './records.ts';
 
 /**
  * The two calls order routing makes, as outbox jobs: to the POS (`POST /stream-pos/v1/orders`) and
@@ -61,14 +61,17 @@ export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryRes
   },
   async handle(job, ctx) {
     const { request } = job.payload;
-    const order = await findOrder(ctx.db, job.payload.order_id);
-    if (!order?.locationId) throw new PermanentJobError(`Order ${job.payload.order_id} has no POS location.`);
+    // The order's status and the POS integration of its location, in one query.
+    const [found] = await ctx.db
+      .select({ status: orders.status, integrationId: orgLocations.integrationId })
+      .from(orders)
+      .innerJoin(orgLocations, eq(orgLocations.id, orders.locationId))
+      .where(eq(orders.id, job.payload.order_id));
+    if (!found) throw new PermanentJobError(`Order ${job.payload.order_id} has no POS location.`);
     // A new order that was settled meanwhile (cancelled before it went out) is not sent.
-    if (request.type === 'order.created' && order.status !== 'received') return { skipped: order.status };
-    const [location] = await ctx.db.select().from(orgLocations).where(eq(orgLocations.id, order.locationId));
-    if (!location) throw new PermanentJobError(`Location ${order.locationId} no longer exists.`);
+    if (request.type === 'order.created' && found.status !== 'received') return { skipped: found.status };
     try {
-      const answer = await merchant.call(ctx, location.integrationId, posReceiveOrder, {
+      const answer = await merchant.call(ctx, found.integrationId, posReceiveOrder, {
         body: request,
         job,
       });

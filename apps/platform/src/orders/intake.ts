@@ -112,8 +112,6 @@ async function receiveNewOrder(
 ): Promise<WebhookOutcome> {
   const receivedAt = Date.now();
   return ctx.db.transaction(async (tx) => {
-    const repeat = await repeatedPost(tx, partner, body);
-    if (repeat) return repeat;
     const eventId = newId('evt');
     const orderId = newId('ord');
     const route = await routeOf(tx, partner.id, body.location_id);
@@ -160,7 +158,9 @@ async function receiveNewOrder(
     }
     const prepMs = (route?.location.prepTimeMinutes ?? 0) * 60_000;
     const requestedFor = valid ? new Date(valid.estimated_ready_at_ms) : null;
-    const scheduled = !failed && valid?.is_future_order === true;
+    const status = !failed && valid?.is_future_order === true ? 'scheduled' : 'received';
+    // The answer is known now unless the order fails below (then it is rewritten).
+    const answer: DspWebhookAnswer = { event_id: eventId, order_id: orderId, status };
     const [inserted] = await tx
       .insert(orders)
       .values({
@@ -173,20 +173,20 @@ async function receiveNewOrder(
         orgId: route?.location.orgId ?? null,
         posPartnerId: route?.location.sourcePartnerId ?? null,
         posLocationId: route?.location.providerId ?? null,
-        status: scheduled ? 'scheduled' : 'received',
+        status,
         fulfillmentType: body.order.fulfillment_type,
         isFutureOrder: valid?.is_future_order ?? false,
         requestedFor,
-        releaseAt: scheduled && requestedFor ? new Date(requestedFor.getTime() - prepMs) : null,
+        releaseAt: status === 'scheduled' && requestedFor ? new Date(requestedFor.getTime() - prepMs) : null,
         estimatedReadyAt: requestedFor,
         dspOrder: body.order as Record<string, unknown>,
         posOrder,
-        answer: {},
+        answer,
       })
       .onConflictDoNothing({ target: [orders.dspPartnerId, orders.dspOrderId] })
       .returning();
-    // Another post of the same order committed first: answer what it answered.
-    if (!inserted) return (await repeatedPost(tx, partner, body))!;
+    // The same order was posted before (or concurrently, and committed first): answer as then.
+    if (!inserted) return repeatedPost(tx, partner, body);
     await recordWebhook(tx, {
       id: eventId,
       partnerId: partner.id,
@@ -195,19 +195,20 @@ async function receiveNewOrder(
       orderId,
       locationId: inserted.locationId,
     });
-    await addTimeline(tx, orderId, { kind: 'received', type: body.type, partnerId: partner.id, eventId });
-    await addTimeline(tx, orderId, {
-      kind: 'status',
-      type: inserted.status,
-      to: inserted.status,
-      detail: 'new order',
-    });
-    const order = failed
-      ? await failOrder(tx, inserted, failed.reason, failed.details, failed.cause)
-      : (await orderChanged(tx, inserted, null), inserted);
-    const answer = answerOf(eventId, order ?? inserted);
-    await tx.update(orders).set({ answer }).where(eq(orders.id, orderId));
-    return { status: 202, answer };
+    await addTimeline(
+      tx,
+      orderId,
+      { kind: 'received', type: body.type, partnerId: partner.id, eventId },
+      { kind: 'status', type: status, to: status, detail: 'new order' },
+    );
+    if (!failed) {
+      await orderChanged(tx, inserted, null);
+      return { status: 202, answer };
+    }
+    const order = (await failOrder(tx, inserted, failed.reason, failed.details, failed.cause)) ?? inserted;
+    const failedAnswer = answerOf(eventId, order);
+    await tx.update(orders).set({ answer: failedAnswer }).where(eq(orders.id, orderId));
+    return { status: 202, answer: failedAnswer };
   });
 }
 
@@ -216,12 +217,12 @@ async function repeatedPost(
   tx: DbOrTx,
   partner: Partner,
   body: z.output<typeof NewOrderWebhook>,
-): Promise<WebhookOutcome | undefined> {
+): Promise<WebhookOutcome> {
   const [first] = await tx
     .select({ id: orders.id, answer: orders.answer, locationId: orders.locationId })
     .from(orders)
     .where(byDspOrder(partner.id, body.order.id));
-  if (!first) return undefined;
+  if (!first) throw new Error(`order ${body.order.id} conflicted on insert but cannot be read`);
   const eventId = await recordWebhook(tx, {
     partnerId: partner.id,
     type: body.type,

@@ -5,7 +5,7 @@ import type { DbOrTx, Tx } from '../db/client.ts';
 import { orgLocations, orders } from '../db/schema/index.ts';
 import { orderChanged } from './effects.ts';
 import { failureFromPosRejection } from './pos-rejection.ts';
-import { lockOrder, moveOrder, type Order } from './records.ts';
+import { findOrder, moveOrder, type Order } from './records.ts';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -18,10 +18,12 @@ export type DeliveryResult =
   | { rejected: string }
   | { skipped: string };
 
+type Current = Pick<Order, 'id' | 'status'>;
+
 /** Fails an order (if it may still fail) and tells the DSP why. */
 export async function failOrder(
   tx: DbOrTx,
-  order: Order,
+  order: Current,
   reason: OrderFailureReason,
   details: OrderFailureDetails,
   cause: string,
@@ -34,11 +36,16 @@ export async function failOrder(
   return moved;
 }
 
+/**
+ * The delivery job's outcome. Only a `received` order is settled here; every move is guarded on
+ * that status, so an order settled meanwhile (by a racing event) is left as it is.
+ */
 export async function settleDelivery(tx: Tx, orderId: string, result: DeliveryResult): Promise<void> {
   if ('skipped' in result) return;
-  const order = await lockOrder(tx, eq(orders.id, orderId));
-  if (!order || order.status !== 'received') return;
+  const received: Current = { id: orderId, status: 'received' };
   if ('rejected' in result) {
+    const order = await findOrder(tx, orderId);
+    if (order?.status !== 'received') return;
     const failure = failureFromPosRejection(parseJson(result.rejected), dspIdOf(order));
     await failOrder(tx, order, failure.reason, failure.details, 'POS refused the order');
     return;
@@ -47,7 +54,7 @@ export async function settleDelivery(tx: Tx, orderId: string, result: DeliveryRe
   if (!answer?.provider_id) {
     await failOrder(
       tx,
-      order,
+      received,
       'unknown',
       {
         invalid_item_ids: [],
@@ -58,24 +65,24 @@ export async function settleDelivery(tx: Tx, orderId: string, result: DeliveryRe
     return;
   }
   if (answer.async_acceptance) {
-    const moved = await moveOrder(tx, order, 'awaiting_confirmation', 'POS answers async_acceptance', {
+    const moved = await moveOrder(tx, received, 'awaiting_confirmation', 'POS answers async_acceptance', {
       posOrderId: answer.provider_id,
     });
-    if (moved) await orderChanged(tx, moved, order.status);
+    if (moved) await orderChanged(tx, moved, received.status);
     return;
   }
-  await acceptOrder(tx, order, answer.provider_id, answer.prep_time_minutes, 'POS accepts');
+  await acceptOrder(tx, received, answer.provider_id, answer.prep_time_minutes, 'POS accepts');
 }
 
-/** Accepts the order: the food is ready after the POS's prep time (its answer's, else the location's). */
+/** Accepts the order: the food is ready after the POS's prep time (its answer's, else the location's, else 30 min). */
 export async function acceptOrder(
   tx: DbOrTx,
-  order: Order,
+  order: Current,
   posOrderId: string | null,
   prepTimeMinutes: number | undefined,
   cause: string,
 ): Promise<void> {
-  const prep = prepTimeMinutes ?? (await locationPrepTime(tx, order)) ?? 30;
+  const prep = prepTimeMinutes ?? (await locationPrepTime(tx, order.id)) ?? 30;
   const moved = await moveOrder(tx, order, 'accepted', cause, {
     ...(posOrderId ? { posOrderId } : {}),
     estimatedReadyAt: new Date(Date.now() + Math.round(prep * 60_000)),
@@ -84,11 +91,9 @@ export async function acceptOrder(
 }
 
 export async function deliveryGaveUp(tx: Tx, orderId: string, error: string): Promise<void> {
-  const order = await lockOrder(tx, eq(orders.id, orderId));
-  if (!order || order.status !== 'received') return;
   await failOrder(
     tx,
-    order,
+    { id: orderId, status: 'received' },
     'unknown',
     {
       invalid_item_ids: [],
@@ -101,12 +106,12 @@ export async function deliveryGaveUp(tx: Tx, orderId: string, error: string): Pr
   );
 }
 
-async function locationPrepTime(db: DbOrTx, order: Order): Promise<number | undefined> {
-  if (!order.locationId) return undefined;
+async function locationPrepTime(db: DbOrTx, orderId: string): Promise<number | undefined> {
   const [row] = await db
     .select({ prep: orgLocations.prepTimeMinutes })
-    .from(orgLocations)
-    .where(eq(orgLocations.id, order.locationId));
+    .from(orders)
+    .innerJoin(orgLocations, eq(orgLocations.id, orders.locationId))
+    .where(eq(orders.id, orderId));
   return row?.prep ?? undefined;
 }
 

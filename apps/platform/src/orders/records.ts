@@ -1,5 +1,5 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { ORDER_STATES, statesLeadingTo, transitionRefusal, type OrderStatus } from '@stream/contracts/states';
+import { and, eq, sql } from 'drizzle-orm';
+import { canTransition, ORDER_STATES, transitionRefusal, type OrderStatus } from '@stream/contracts/states';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { orderTimeline, orders, webhookEvents } from '../db/schema/index.ts';
@@ -49,19 +49,22 @@ export interface TimelineInput {
   body?: unknown;
 }
 
-export async function addTimeline(tx: DbOrTx, orderId: string, e: TimelineInput): Promise<void> {
-  await tx.insert(orderTimeline).values({
-    orderId,
-    kind: e.kind,
-    type: e.type,
-    partnerId: e.partnerId ?? null,
-    fromStatus: e.from ?? null,
-    toStatus: e.to ?? null,
-    detail: e.detail ?? null,
-    eventId: e.eventId ?? null,
-    jobId: e.jobId ?? null,
-    body: e.body ?? null,
-  });
+/** Appends entries to the order's timeline, in the order given (one statement). */
+export async function addTimeline(tx: DbOrTx, orderId: string, ...entries: TimelineInput[]): Promise<void> {
+  await tx.insert(orderTimeline).values(
+    entries.map((e) => ({
+      orderId,
+      kind: e.kind,
+      type: e.type,
+      partnerId: e.partnerId ?? null,
+      fromStatus: e.from ?? null,
+      toStatus: e.to ?? null,
+      detail: e.detail ?? null,
+      eventId: e.eventId ?? null,
+      jobId: e.jobId ?? null,
+      body: e.body ?? null,
+    })),
+  );
 }
 
 export async function findOrder(db: DbOrTx, id: string): Promise<Order | undefined> {
@@ -92,10 +95,11 @@ export type OrderPatch = Partial<
 >;
 
 /**
- * Moves the order to `to` if the machine allows it from its current status: one guarded UPDATE
- * (`WHERE status IN statesLeadingTo(to)`), so two racing writers cannot both move it, and a
- * timeline entry. Answers the moved row, or undefined when the order was not in a state leading
- * to `to` (the caller decides whether that is a 409 or a no-op). The caller runs `orderChanged`.
+ * Moves the order from `order.status` to `to`, if the machine allows that move and the order is
+ * still in that status: one guarded UPDATE (`WHERE status = <from>`), so of two racing writers only
+ * one moves it, and a timeline entry. Answers the moved row, or undefined when the move is not
+ * allowed or the order moved meanwhile (the caller decides whether that is a 409 or a no-op). The
+ * caller runs `orderChanged`.
  */
 export async function moveOrder(
   tx: DbOrTx,
@@ -104,10 +108,11 @@ export async function moveOrder(
   cause: string,
   patch: OrderPatch = {},
 ): Promise<Order | undefined> {
+  if (!canTransition(ORDER_STATES, order.status, to)) return undefined;
   const [moved] = await tx
     .update(orders)
     .set({ ...patch, status: to, updatedAt: sql`now()` })
-    .where(and(eq(orders.id, order.id), inArray(orders.status, statesLeadingTo(ORDER_STATES, to))))
+    .where(and(eq(orders.id, order.id), eq(orders.status, order.status)))
     .returning();
   if (moved)
     await addTimeline(tx, order.id, { kind: 'status', type: to, from: order.status, to, detail: cause });
