@@ -1,4 +1,12 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPartner } from '../partners/service.ts';
+import { sandboxCredentials } from '../sandbox-bootstrap.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
   activeIntegration,
@@ -110,5 +118,40 @@ describe('the sandbox order flow', () => {
     expect(refused.status).toBe('failed');
     expect((await world.pos.sendLocationStatus(posLocation, 'active')).status).toBe(204);
     await waitFor(async () => (await world.dsp.events({ type: 'location.resume' }))[0], 20_000, 'resume');
+  });
+
+  it('stream-sandbox dsp send-order posts one signed order from the command line', async () => {
+    const { db, config } = world.platform.app.ctx;
+    const creds = await sandboxCredentials(db, config.encryptionKey, (await findPartner(db, 'sandbox-dsp'))!);
+    const file = join(mkdtempSync(join(tmpdir(), 'send-order-')), 'order.json');
+    writeFileSync(file, JSON.stringify({ id: 'sbx-cli-1', special_instructions: 'From the CLI' }));
+    const bin = fileURLToPath(new URL('../../../../packages/sandbox/bin/stream-sandbox.js', import.meta.url));
+    const args = ['dsp', 'send-order', '--platform', world.url, '--partner', creds!.partner_id];
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      bin,
+      ...args,
+      '--secret',
+      creds!.webhook_secret,
+      '--location',
+      store,
+      '--file',
+      file,
+    ]);
+    expect(JSON.parse(stdout)).toMatchObject({
+      status: 202,
+      body: { order_id: expect.stringMatching(/^ord_/) },
+    });
+    const wrong = promisify(execFile)(process.execPath, [
+      bin,
+      ...args,
+      '--secret',
+      'wrong',
+      '--location',
+      store,
+    ]);
+    await expect(wrong).rejects.toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('signature_mismatch'),
+    });
   });
 });
