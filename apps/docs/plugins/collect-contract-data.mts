@@ -25,6 +25,7 @@ function collectStateMachines(): ContractData['stateMachines'] {
       m.name,
       {
         initial: m.initial,
+        entries: [...m.entries],
         states: m.states.map((name) => ({ name, meaning: m.meaning[name] ?? '' })),
         transitions: m.transitions.map(({ from, to, cause }) => ({ from, to, cause })),
       },

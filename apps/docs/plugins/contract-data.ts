@@ -29,6 +29,8 @@ export interface ContractData {
 /** One state machine: its states in declaration order (the first drawn first) and its allowed moves. */
 export interface StateMachineData {
   initial: string;
+  /** Other states an instance may start in (a scheduled order); drawn with a start marker too. */
+  entries: string[];
   states: { name: string; meaning: string }[];
   transitions: { from: string; to: string; cause: string }[];
 }

@@ -74,7 +74,7 @@ export function layoutStateDiagram(machine: StateMachineData): DiagramLayout {
     meaning: s.meaning,
     x: x(s.name),
     lines: nameLines(s.name),
-    initial: s.name === machine.initial,
+    initial: s.name === machine.initial || machine.entries.includes(s.name),
     final: !machine.transitions.some((t) => t.from === s.name),
   }));
   const boxHeight = 14 + NAME_LINE * Math.max(...columns.map((c) => c.lines.length));
