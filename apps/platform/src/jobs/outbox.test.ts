@@ -228,6 +228,24 @@ describe('outbox', () => {
     expect(job.finishedAt!.getTime()).toBeLessThanOrEqual(job.deadlineAt.getTime() + 1000);
   });
 
+  it('gives the dead hook the payload of a job whose deadline passed before it could be claimed', async () => {
+    // Due two minutes ago with a one-minute deadline: the claim finds it expired and sends it dead.
+    const id = await enqueue(platform.app.ctx.db, {
+      kind: doomed,
+      payload: { url: `${server.url}/expired` },
+      runAt: new Date(Date.now() - 120_000),
+    });
+    const job = await settled(id);
+    expect(job.status).toBe('dead');
+    expect(job.lastError).toMatch(/deadline passed/);
+    await waitFor(
+      () => server.received.find((r) => r.path === '/expired/notified'),
+      10_000,
+      'the dead hook of the expired job',
+    );
+    expect(server.received.filter((r) => r.path === '/expired')).toHaveLength(0);
+  });
+
   it("refuses a payload that does not match its kind's schema, writing nothing", async () => {
     const before = await platform.app.ctx.db.select().from(jobs);
     await expect(

@@ -297,7 +297,10 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
       if (!row) return log.warn({ job: job.id }, 'lease lost before the job failed; its new holder decides');
       if (row.status === 'dead') {
         log.warn({ job: job.id, kind: job.kind, error }, 'job is dead');
-        await def.onDead?.(tx, { ...job, error }, ctx);
+        // A payload its kind cannot read cannot tell its hook anything: skipped rather than retried for ever.
+        if (job.payload === undefined)
+          log.error({ job: job.id }, 'dead job with an unreadable payload: onDead skipped');
+        else await def.onDead?.(tx, { ...job, error }, ctx);
       }
       return row.status;
     });
@@ -306,6 +309,10 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
 
   async function run(def: AnyJobKind, job: Job, row: ClaimedRow, controller: AbortController) {
     try {
+      // Parsed first: a job that expired before this attempt still goes dead with its payload, which
+      // the kind's onDead reads (to tell the DSP which order failed).
+      const payload = def.payload.safeParse(JSON.parse(row.payload));
+      if (payload.success) job.payload = payload.data;
       if (row.expired) {
         const why =
           row.attempts > row.max_attempts
@@ -313,13 +320,11 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
             : 'The deadline passed before another attempt could start.';
         return await fail(def, job, why, { permanent: true, attemptStarted: false });
       }
-      const payload = def.payload.safeParse(JSON.parse(row.payload));
       if (!payload.success) {
         const issue = payload.error.issues[0];
         const why = `The stored payload does not match the ${def.kind} schema (${issue?.path.join('.') || 'payload'}: ${issue?.message}).`;
         return await fail(def, job, why, { permanent: true });
       }
-      job.payload = payload.data;
       let result: unknown;
       try {
         result = await def.handle(job, ctx);
