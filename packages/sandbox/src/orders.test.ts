@@ -1,6 +1,12 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DspWebhook, type DspOrder } from '@stream/contracts/apis/become-a-dsp/index';
@@ -622,5 +628,106 @@ describe('sandbox DSP orders', () => {
       id: 'x',
       fulfillment_type: 'dine_in',
     });
+  });
+});
+
+describe('stream-sandbox dsp send-order', () => {
+  const bin = fileURLToPath(new URL('../bin/stream-sandbox.js', import.meta.url));
+  const run = (args: string[]) =>
+    promisify(execFile)(process.execPath, [bin, 'dsp', 'send-order', ...args]).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+  let platform: PlatformStub;
+  let base: string[];
+  beforeAll(async () => {
+    platform = await startPlatform();
+    base = ['--platform', platform.url, '--partner', 'prt_cli', '--secret', SECRET];
+  });
+  beforeEach(() => {
+    platform.hits.length = 0;
+    platform.answer = defaultAnswer;
+  });
+
+  it('posts a signed demo order, or the order in --file, and prints the answer as JSON', async () => {
+    const res = await run([...base, '--location', 'store-1001']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({
+      status: 202,
+      body: defaultAnswer({ path: '/order/' } as Hit).body,
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'send-order-')), 'order.json');
+    writeFileSync(file, JSON.stringify({ special_instructions: 'From the CLI' }));
+    await run([...base, '--location', 'store-1002', '--file', file, '--order-id', 'cli-1']);
+    expect(platform.hits.map((h) => [h.path, h.signed])).toEqual([
+      ['/order/prt_cli', true],
+      ['/order/prt_cli', true],
+    ]);
+    expect(DspWebhook.parse(platform.hits[1]!.body)).toMatchObject({
+      type: 'new_order',
+      location_id: 'store-1002',
+      order: { id: 'cli-1', special_instructions: 'From the CLI' },
+    });
+  });
+
+  it('sends the other types from flags, a whole webhook from --file, and exits 1 on a refusal', async () => {
+    await run([...base, '--location', 'store-1001', '--type', 'cancel_order', '--order-id', 'cli-1']);
+    const file = join(mkdtempSync(join(tmpdir(), 'send-order-')), 'hook.json');
+    const hook = {
+      type: 'store_status_update',
+      location_id: 'store-1003',
+      status_update: { status: 'paused' },
+    };
+    writeFileSync(file, JSON.stringify(hook));
+    platform.answer = () => ({ status: 401, body: { error: { code: 'signature_mismatch', message: 'no' } } });
+    const refused = await run([...base, '--file', file]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      status: 401,
+      body: { error: { code: 'signature_mismatch' } },
+    });
+    expect(platform.hits.map((h) => h.body)).toEqual([
+      { type: 'cancel_order', location_id: 'store-1001', order_id: 'cli-1' },
+      hook,
+    ]);
+  });
+
+  it('exits 2 naming the flag or field on bad arguments, 1 naming an unreachable platform, sending nothing', async () => {
+    const noLocation = await run(base);
+    expect([noLocation.code, noLocation.stderr]).toEqual([
+      2,
+      expect.stringContaining('--location is required'),
+    ]);
+    const noOrder = await run([...base, '--location', 's', '--type', 'cancel_order']);
+    expect(noOrder.stderr).toContain('--order-id is required for cancel_order');
+    const badStatus = await run([
+      ...base,
+      ...[
+        '--location',
+        's',
+        '--type',
+        'delivery_status_update',
+        '--order-id',
+        'o',
+        '--delivery-status',
+        'lost',
+      ],
+    ]);
+    expect([badStatus.code, badStatus.stderr]).toEqual([2, expect.stringContaining('body.delivery_status')]);
+    expect(platform.hits).toEqual([]);
+    const gone = await run([
+      '--platform',
+      'http://127.0.0.1:9',
+      '--partner',
+      'p',
+      '--secret',
+      's',
+      '--location',
+      's',
+    ]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr.trim()).toMatch(
+      /^stream-sandbox: The platform at http:\/\/127\.0\.0\.1:9\/order\/p did not answer/,
+    );
   });
 });
