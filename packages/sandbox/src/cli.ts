@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createSandboxServer, demoDspOrder, sendWebhook, SANDBOX_KINDS, type SandboxKind } from './index.ts';
+import { SandboxError } from './http.ts';
+import {
+  createSandboxServer,
+  sendDspWebhook,
+  SANDBOX_KINDS,
+  type PlatformAnswer,
+  type SandboxKind,
+} from './index.ts';
 
 const USAGE = `Usage: stream-sandbox <pos|dsp|events> [options]
-       stream-sandbox dsp send-order --platform URL --partner ID --secret S --location STORE [--file order.json]
+       stream-sandbox dsp send-order --platform URL --partner ID --secret S --location STORE [send options]
 
-Runs a simulated partner on its own, or (send-order) posts one signed new_order to the platform as a
-DSP would: the demo order, or the order in --file (a whole webhook body when it has a "type"), and
-prints the platform's answer as JSON.
+Runs a simulated partner on its own, or (send-order) posts one signed webhook to the platform as a
+DSP would and prints the platform's answer as JSON ({status, body}; exit 1 when it is 4xx or 5xx).
 
 Options (environment variable in brackets):
   --port N              port to listen on (default 7001 pos, 7002 dsp, 7003 events) [PORT]
@@ -19,7 +25,21 @@ Options (environment variable in brackets):
   --token-secret S      signs codes and tokens; keep it to keep tokens valid across restarts [SANDBOX_TOKEN_SECRET]
   --webhook-secret S    the partner's webhook secret on the platform [SANDBOX_WEBHOOK_SECRET]
   --platform-url URL    where the platform is [PLATFORM_URL]
-  --access-token-ttl-ms N  access token lifetime (default 3600000) [SANDBOX_ACCESS_TOKEN_TTL_MS]`;
+  --partner-ref ID      the partner's id or slug on the platform, to send it webhooks [SANDBOX_PARTNER_REF]
+  --access-token-ttl-ms N  access token lifetime (default 3600000) [SANDBOX_ACCESS_TOKEN_TTL_MS]
+
+Send options:
+  --platform URL        where the platform is
+  --partner ID          the DSP partner's id or slug (POST {platform}/order/{partner})
+  --secret S            its webhook secret (signs the body)
+  --location STORE      the store (location_id); not needed when --file holds a whole webhook
+  --type T              new_order (default), cancel_order, delivery_status_update, store_status_update
+  --file F              JSON: a whole webhook when it has a "type", else (new_order) a partial order
+                        filled into the demo order
+  --order-id ID         the order's id (new_order), or the order a cancel or delivery status names
+  --reason R            cancel_order: cancel_reason
+  --delivery-status S   delivery_status_update: the delivery status
+  --store-status S      store_status_update: online or paused`;
 
 const DEFAULT_PORT: Record<SandboxKind, number> = { pos: 7001, dsp: 7002, events: 7003 };
 
@@ -32,25 +52,79 @@ function wholeNumber(name: string, raw: string | undefined): number | undefined 
   return n;
 }
 
-/** `dsp send-order`: one signed webhook to `POST /order/{partner}`, the answer on stdout. */
+/** What `dsp send-order`'s flags ask for: a whole webhook or the shorthand `/_sandbox/send` takes. */
+function webhookFromFlags(v: Partial<Record<string, string>>): Record<string, unknown> {
+  let file: Record<string, unknown> | undefined;
+  if (v.file) {
+    try {
+      file = JSON.parse(readFileSync(v.file, 'utf8')) as Record<string, unknown>;
+    } catch (err) {
+      throw new UsageError(`--file ${v.file}: ${(err as Error).message}`);
+    }
+    if (!file || typeof file !== 'object' || Array.isArray(file))
+      throw new UsageError(`--file ${v.file} must hold a JSON object.`);
+    if ('type' in file) return file;
+  }
+  const type = v.type ?? 'new_order';
+  const need = (flag: string) => {
+    if (!v[flag]) throw new UsageError(`--${flag} is required${flag === 'location' ? '' : ` for ${type}`}.`);
+    return v[flag];
+  };
+  const location_id = need('location');
+  if (file && type !== 'new_order')
+    throw new UsageError('--file without a "type" is an order: it goes with --type new_order only.');
+  switch (type) {
+    case 'new_order':
+      return { type, location_id, order: { ...file, ...(v['order-id'] ? { id: v['order-id'] } : {}) } };
+    case 'cancel_order':
+      return {
+        type,
+        location_id,
+        order_id: need('order-id'),
+        ...(v.reason ? { cancel_reason: v.reason } : {}),
+      };
+    case 'delivery_status_update':
+      return { type, location_id, order_id: need('order-id'), delivery_status: need('delivery-status') };
+    case 'store_status_update':
+      return { type, location_id, status_update: { status: need('store-status') } };
+    default:
+      throw new UsageError(`Unknown --type "${type}".`);
+  }
+}
+
+/** `dsp send-order`: one signed webhook to `POST /order/{partner}` (as `/_sandbox/send`), the answer on stdout. */
 async function sendOrder(argv: string[]): Promise<void> {
+  const text = { type: 'string' } as const;
   const { values } = parseArgs({
     args: argv,
     options: {
-      platform: { type: 'string' },
-      partner: { type: 'string' },
-      secret: { type: 'string' },
-      location: { type: 'string' },
-      file: { type: 'string' },
+      platform: text,
+      partner: text,
+      secret: text,
+      location: text,
+      type: text,
+      file: text,
+      'order-id': text,
+      reason: text,
+      'delivery-status': text,
+      'store-status': text,
+      help: { type: 'boolean', short: 'h' },
     },
   });
-  for (const flag of ['platform', 'partner', 'secret', 'location'] as const) {
-    if (!values[flag]) throw new UsageError(`--${flag} is required.`);
+  if (values.help) return console.log(USAGE);
+  const { help: _, ...v } = values;
+  for (const flag of ['platform', 'partner', 'secret'] as const) {
+    if (!v[flag]) throw new UsageError(`--${flag} is required.`);
   }
-  const given = values.file ? (JSON.parse(readFileSync(values.file, 'utf8')) as Record<string, unknown>) : {};
-  const body =
-    'type' in given ? given : { type: 'new_order', location_id: values.location, order: demoDspOrder(given) };
-  const answer = await sendWebhook(values.platform!, `/order/${values.partner}`, values.secret!, body);
+  const webhook = webhookFromFlags(v);
+  let answer: PlatformAnswer;
+  try {
+    answer = await sendDspWebhook(v.platform!, v.partner!, v.secret!, webhook);
+  } catch (err) {
+    // A body the contract refuses is the caller's mistake (exit 2); an unreachable platform is not.
+    if (err instanceof SandboxError && err.code === 'validation_failed') throw new UsageError(err.message);
+    throw err;
+  }
   console.log(JSON.stringify(answer, null, 2));
   if (answer.status >= 400) process.exitCode = 1;
 }
@@ -68,6 +142,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       'token-secret': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'platform-url': { type: 'string' },
+      'partner-ref': { type: 'string' },
       'access-token-ttl-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -109,6 +184,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   );
   const webhookSecret = values['webhook-secret'] ?? env.SANDBOX_WEBHOOK_SECRET;
   const platformUrl = values['platform-url'] ?? env.PLATFORM_URL;
+  const partnerRef = values['partner-ref'] ?? env.SANDBOX_PARTNER_REF;
   const accessTokenTtlMs = wholeNumber(
     '--access-token-ttl-ms',
     values['access-token-ttl-ms'] ?? env.SANDBOX_ACCESS_TOKEN_TTL_MS,
@@ -124,6 +200,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       ...(accessTokenTtlMs !== undefined ? { accessTokenTtlMs } : {}),
       ...(webhookSecret ? { webhookSecret } : {}),
       ...(platformUrl ? { platformUrl } : {}),
+      ...(partnerRef ? { partnerRef } : {}),
     },
     { logger: { level: env.LOG_LEVEL ?? 'info' } },
   );
@@ -134,6 +211,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     `  client_secret: ${clientSecret}`,
     `  control:       ${url}/_sandbox (switches, received, connections; HTTP Basic with the client above)`,
   ];
+  const missing = Object.entries({ platformUrl, webhookSecret, partnerRef })
+    .filter(([, v]) => !v)
+    .map(([k]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  if (kind !== 'events' && missing.length)
+    lines.push(
+      `  (no ${missing.join(', ')}: it cannot send the platform webhooks; its control routes answer 409)`,
+    );
   if (generated.includes('token secret'))
     lines.push(
       '  (token secret generated: tokens it issues die with this process; pass --token-secret to keep them)',
@@ -151,6 +235,7 @@ main(process.argv.slice(2), process.env).catch((err: unknown) => {
     console.error(`stream-sandbox: ${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
-  console.error(err);
+  // Our own errors say what happened in a sentence (an unreachable platform); others need their stack.
+  console.error(err instanceof SandboxError ? `stream-sandbox: ${err.message}` : err);
   process.exit(1);
 });

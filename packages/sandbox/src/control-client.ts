@@ -1,25 +1,33 @@
 import type { SandboxAccount, SandboxClient, SandboxKind } from './options.ts';
-import type { Connection, HeldOrder, ReceivedRequest, Switches, SwitchesPatch } from './state.ts';
+import type { PlatformAnswer } from './send.ts';
+import type {
+  Connection,
+  HeldOrder,
+  ReceivedDspEvent,
+  ReceivedRequest,
+  Switches,
+  SwitchesPatch,
+} from './state.ts';
 
-/** What the platform answered a webhook the simulator sent. */
-export interface PlatformAnswer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
+export type { PlatformAnswer };
 
 /** What `GET /_sandbox` answers. */
 export interface SandboxInfo {
   kind: SandboxKind;
   client_ids: string[];
   platform_url: string | null;
+  partner_ref: string | null;
   accounts: SandboxAccount[];
   switches: Switches;
 }
 
-/** Steers a running simulator over HTTP, for tests in any package. */
+/**
+ * Steers a running simulator over HTTP, for tests in any package. A control route that fails
+ * (4xx, 5xx) throws; the `send*` helpers answer what the platform answered, whatever its status.
+ */
 export interface SandboxControl {
   info(): Promise<SandboxInfo>;
+  /** Sets switches (`POST /_sandbox/switches`); answers all of them. */
   switches(patch: SwitchesPatch): Promise<Switches>;
   resetSwitches(): Promise<Switches>;
   received(filter?: { method?: string; path?: string }): Promise<ReceivedRequest[]>;
@@ -27,21 +35,29 @@ export interface SandboxControl {
   connections(): Promise<Connection[]>;
   /** POS: the orders it holds. */
   orders(): Promise<HeldOrder[]>;
-  /** POS: sends the platform `order.status.updated` for an order it holds. */
-  sendOrderStatus(providerId: string, status: string): Promise<PlatformAnswer>;
-  /** POS: sends `location.status.updated`. */
+  /** POS: forgets every order it holds. */
+  clearOrders(): Promise<void>;
+  /** POS: sends the platform `order.status.updated` for an order it holds (by its provider_id). */
+  sendOrderStatus(
+    providerId: string,
+    status: 'accepted' | 'ready_for_pickup' | 'completed' | 'merchant_canceled',
+  ): Promise<PlatformAnswer>;
+  /** POS: sends `location.status.updated` (`inactive` until `pausedUntil` epoch ms, if given). */
   sendLocationStatus(
     locationId: string,
     status: 'active' | 'inactive',
     pausedUntil?: number,
   ): Promise<PlatformAnswer>;
+  /** POS: sends `location.connection.offline`. */
+  sendOffline(locationId: string): Promise<PlatformAnswer>;
+  /** POS: sends any webhook body as it is (catalog webhooks, an in-store `order.created`). */
+  sendPosWebhook(body: unknown): Promise<PlatformAnswer>;
   /** DSP: sends a webhook (`new_order` with a partial `order` is filled into a valid demo order). */
   send(webhook: Record<string, unknown>): Promise<PlatformAnswer>;
-  /** DSP: the events it received, oldest first. */
-  events(filter?: {
-    order_id?: string;
-    type?: string;
-  }): Promise<{ time: string; body: Record<string, unknown> }[]>;
+  /** DSP: the events it acknowledged, oldest first. */
+  events(filter?: { order_id?: string; type?: string }): Promise<ReceivedDspEvent[]>;
+  /** DSP: forgets the events it received. */
+  clearEvents(): Promise<void>;
 }
 
 /**
@@ -64,30 +80,31 @@ export function sandboxControl(baseUrl: string, credentials: SandboxClient): San
     if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
     return (res.status === 204 ? undefined : await res.json()) as T;
   };
+  // Absent filters are left out, not sent as "undefined".
+  const query = (filter: Record<string, string | undefined>) =>
+    new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined));
   return {
     info: () => send('GET', ''),
     switches: (patch) => send('POST', '/switches', patch),
     resetSwitches: () => send('DELETE', '/switches'),
     received: async (filter = {}) =>
-      (await send<{ received: ReceivedRequest[] }>('GET', `/received?${new URLSearchParams(filter)}`))
-        .received,
+      (await send<{ received: ReceivedRequest[] }>('GET', `/received?${query(filter)}`)).received,
     clearReceived: () => send('DELETE', '/received'),
     connections: async () => (await send<{ connections: Connection[] }>('GET', '/connections')).connections,
     orders: async () => (await send<{ orders: HeldOrder[] }>('GET', '/orders')).orders,
+    clearOrders: () => send('DELETE', '/orders'),
     sendOrderStatus: (providerId, status) =>
       send('POST', `/orders/${encodeURIComponent(providerId)}/status`, { status }),
     sendLocationStatus: (locationId, status, pausedUntil) =>
       send('POST', `/locations/${encodeURIComponent(locationId)}/status`, {
         status,
-        ...(pausedUntil ? { paused_until: pausedUntil } : {}),
+        ...(pausedUntil !== undefined ? { paused_until: pausedUntil } : {}),
       }),
+    sendOffline: (locationId) => send('POST', `/locations/${encodeURIComponent(locationId)}/offline`, {}),
+    sendPosWebhook: (body) => send('POST', '/webhook', body),
     send: (webhook) => send('POST', '/send', webhook),
     events: async (filter = {}) =>
-      (
-        await send<{ events: { time: string; body: Record<string, unknown> }[] }>(
-          'GET',
-          `/events?${new URLSearchParams(filter)}`,
-        )
-      ).events,
+      (await send<{ events: ReceivedDspEvent[] }>('GET', `/events?${query(filter)}`)).events,
+    clearEvents: () => send('DELETE', '/events'),
   };
 }

@@ -54,6 +54,7 @@ export function registerControl(app: FastifyInstance, sim: Sim): void {
       kind: sim.kind,
       client_ids: sim.opts.clients.map((c) => c.client_id),
       platform_url: sim.opts.platformUrl() ?? null,
+      partner_ref: sim.opts.partnerRef() ?? null,
       accounts: sim.opts.accounts,
       switches: state.switches,
     }));

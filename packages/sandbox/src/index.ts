@@ -17,9 +17,19 @@ export type {
   Connection,
   HeldOrder,
   OrderBehavior,
+  ReceivedDspEvent,
 } from './state.ts';
 export { ORDER_BEHAVIORS } from './state.ts';
-export { demoDspOrder, sendWebhook } from './orders.ts';
+export { TIMEOUT_HOLD_MS } from './orders.ts';
+export {
+  WEBHOOK_PATHS,
+  demoDspOrder,
+  dspWebhookFrom,
+  sendDspWebhook,
+  sendSigned,
+  sendWebhook,
+  type PlatformAnswer,
+} from './send.ts';
 export { sandboxControl, type SandboxControl, type SandboxInfo } from './control-client.ts';
 
 const REGISTER: Record<SandboxKind, (app: FastifyInstance, sim: Sim) => void> = {

@@ -39,14 +39,18 @@ export interface SandboxOptions {
   /** Merchant accounts; default {@link demoAccounts} for the kind. The first is the default login. */
   accounts?: SandboxAccount[];
   /**
-   * Where the platform is, for webhooks the simulator sends (later issues). A function when it is
+   * Where the platform is, for the webhooks the simulator sends. A function when it is
    * known only later (a platform mounting the sandbox before it listens on port 0).
    */
   platformUrl?: string | (() => string | undefined);
   /** The partner's webhook secret: verifies `X-Stream-Signature` and signs webhooks to the platform. */
   webhookSecret?: string;
-  /** The partner's id or slug on the platform, for the webhook URLs (`/order/{it}`, `/pos/{it}/webhook`). */
-  partnerRef?: string;
+  /**
+   * The partner's id or slug on the platform, for the webhook URLs (`/order/{it}`, `/pos/{it}/webhook`).
+   * A function is asked on every webhook (a mounted sandbox learns its partner from the platform).
+   * Without it the simulator cannot send webhooks: the control routes that send them answer 409.
+   */
+  partnerRef?: string | (() => string | undefined);
   /** How many received requests `GET /_sandbox/received` keeps (oldest dropped first). Default 500. */
   receivedLimit?: number;
   /**
@@ -58,7 +62,7 @@ export interface SandboxOptions {
 
 export interface ResolvedOptions
   extends Required<Omit<SandboxOptions, 'platformUrl' | 'webhookSecret' | 'controlClients' | 'partnerRef'>> {
-  partnerRef: string | undefined;
+  partnerRef: () => string | undefined;
   platformUrl: () => string | undefined;
   webhookSecret: string | undefined;
   controlClients: () => SandboxClient[] | Promise<SandboxClient[]>;
@@ -80,7 +84,7 @@ export function resolveOptions(kind: SandboxKind, opts: SandboxOptions): Resolve
       return url ? url.replace(/\/$/, '') : undefined;
     },
     webhookSecret: opts.webhookSecret,
-    partnerRef: opts.partnerRef,
+    partnerRef: () => (typeof opts.partnerRef === 'function' ? opts.partnerRef() : opts.partnerRef),
     receivedLimit: opts.receivedLimit ?? 500,
     controlClients: () => {
       const given = opts.controlClients ?? opts.clients;

@@ -1,22 +1,27 @@
-import { createHmac } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { DspWebhook, dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
+import { dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
 import {
+  LocationStatusUpdatedWebhook,
+  OrderStatusUpdatedWebhook,
   posReceiveOrder,
   type PosOrder,
   type PosValidationError,
 } from '@stream/contracts/apis/become-a-pos/index';
 import { SandboxError, check, parse, route } from './http.ts';
+import { WEBHOOK_PATHS, sendDspWebhook, sendSigned, type PlatformAnswer } from './send.ts';
 import type { Sim } from './sim.ts';
-import type { OrderBehavior } from './state.ts';
+import type { HeldOrder, OrderBehavior } from './state.ts';
 
 /**
  * Orders in the simulators: the POS's `POST /stream-pos/v1/orders` (answered as the
  * `order_behavior` switch says), the DSP's `POST /stream-dsp/v1/event` (recorded), and control
  * routes that send the platform what a POS or DSP would: signed webhooks.
  */
+
+/** How long `timeout` holds an answer: longer than the platform waits for a POS. */
+export const TIMEOUT_HOLD_MS = 20_000;
 
 const REFUSALS: Partial<Record<OrderBehavior, (o: PosOrder) => PosValidationError['posValidation']>> = {
   reject_stock: (o) => ({
@@ -35,83 +40,97 @@ const REFUSALS: Partial<Record<OrderBehavior, (o: PosOrder) => PosValidationErro
   }),
 };
 
-/** Signs the exact bytes with the partner's webhook secret and posts them to the platform. */
-export async function sendWebhook(
-  platformUrl: string,
-  path: string,
-  secret: string,
-  body: unknown,
-): Promise<{ status: number; body: unknown }> {
-  const raw = JSON.stringify(body);
-  const res = await fetch(`${platformUrl.replace(/\/$/, '')}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'stream-webhook-signature': createHmac('sha256', secret).update(raw).digest('hex'),
-    },
-    body: raw,
-  });
-  const text = await res.text();
-  let parsed: unknown = text || null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON: answer the text
-  }
-  return { status: res.status, body: parsed };
-}
-
-/** The simulator's own webhook to the platform, or 409 when it does not know where the platform is. */
-function toPlatform(sim: Sim, path: (ref: string) => string, body: unknown) {
+/** Where the simulator sends its webhooks, or 409 when it does not know (URL, secret or partner). */
+function platformOf(sim: Sim): { url: string; secret: string; ref: string } {
   const url = sim.opts.platformUrl();
   const secret = sim.opts.webhookSecret;
-  const ref = sim.opts.partnerRef;
-  if (!url || !secret || !ref) {
-    throw new SandboxError(
-      'conflict',
-      'This sandbox does not know the platform (platformUrl, webhookSecret and partnerRef are needed to send webhooks).',
-    );
-  }
-  return sendWebhook(url, path(ref), secret, body);
+  const ref = sim.opts.partnerRef();
+  if (url && secret && ref) return { url, secret, ref };
+  const missing = [!url && 'platformUrl', !secret && 'webhookSecret', !ref && 'partnerRef'].filter(Boolean);
+  throw new SandboxError(
+    'conflict',
+    `This sandbox does not know its platform, so it cannot send webhooks: it was started without ${missing.join(', ')}.`,
+  );
 }
 
-const posWebhook = (sim: Sim, body: unknown) => toPlatform(sim, (ref) => `/pos/${ref}/webhook`, body);
+/** The POS's webhook `raw`, byte for byte, signed, to `POST /pos/{partnerRef}/webhook`. */
+async function posWebhook(sim: Sim, raw: string | Buffer): Promise<PlatformAnswer> {
+  const { url, secret, ref } = platformOf(sim);
+  return sendSigned(url, WEBHOOK_PATHS.pos(ref), secret, raw);
+}
+const posJson = (sim: Sim, body: unknown) => posWebhook(sim, JSON.stringify(body));
+
+/** Waits `ms`, or less when the caller hangs up or the server closes; never rejects. */
+async function hold(ms: number, reply: FastifyReply, closing: AbortSignal): Promise<void> {
+  const gone = new AbortController();
+  reply.raw.once('close', () => gone.abort());
+  await delay(ms, undefined, { signal: AbortSignal.any([gone.signal, closing]) }).catch(() => undefined);
+}
 
 export function registerPosOrders(app: FastifyInstance, sim: Sim): void {
   const { state } = sim;
   let n = 0;
+  // Held `timeout` answers end when the server closes, so closing never waits 20 s.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
+
+  /** Confirms an `accept_async` order as a POS would once the kitchen takes it. */
+  const confirmLater = (held: HeldOrder) => {
+    setTimeout(() => {
+      if (held.canceled) return; // cancelled before the kitchen took it: nothing to confirm
+      held.status = 'accepted';
+      const body = { status: 'accepted', provider_id: held.provider_id, location_id: held.location_id };
+      posJson(sim, { type: 'order.status.updated', object: body }).then(
+        (answer) => (held.confirmation = answer),
+        (err: Error) => (held.confirmation = { error: err.message }),
+      );
+    }, state.switches.order_confirm_ms).unref();
+  };
+
   route(app, posReceiveOrder, async (req, reply) => {
     const account = sim.authenticate(req);
     const { body } = parse(posReceiveOrder, req);
     if (body.type !== 'order.created') {
-      const held = state.orders.get(body.object.order_id);
-      if (held) {
-        if (body.type === 'order.canceled') held.canceled = true;
-        else held.last_update = body.object;
-        held.status = body.type === 'order.canceled' ? 'canceled' : body.object.status;
+      // Updates and cancellations are acknowledged whatever they name, as the contract asks.
+      const held = state.findOrder(body.object.order_id);
+      if (held && body.type === 'order.canceled') {
+        held.canceled = true;
+        held.status = 'canceled';
+      } else if (held && body.type === 'order.updated') {
+        held.status = body.object.status;
+        if (body.object.delivery_status) held.delivery_status = body.object.delivery_status;
+        held.last_update = body.object;
       }
       return {};
     }
     const order = body.object;
     const refuse = (posValidation: PosValidationError['posValidation']) =>
       reply.status(400).send({ posValidation });
-    if (!account.locations.some((l) => l.provider_id === order.location_id)) {
+    const location = account.locations.find((l) => l.provider_id === order.location_id);
+    if (!location) {
       return refuse({
         orderValidation: [
           { order_error: 'store_unavailable', order_error_reason: `Unknown location ${order.location_id}.` },
         ],
       });
     }
+    const known = state.findOrder(order.idempotency_key);
+    if (known) {
+      // A retry: the order it already made, answered as the first time.
+      return known.status === 'awaiting_confirmation'
+        ? { order: { provider_id: known.provider_id, async_acceptance: true } }
+        : { order: { provider_id: known.provider_id, prep_time_minutes: location.prep_time_minutes } };
+    }
     const behavior = state.switches.order_behavior;
-    const location = account.locations.find((l) => l.provider_id === order.location_id)!;
-    const known = state.orders.get(order.idempotency_key);
-    if (known)
-      return { order: { provider_id: known.provider_id, prep_time_minutes: location.prep_time_minutes } };
     if (behavior === 'timeout') {
-      await delay(20_000, undefined, { signal: AbortSignal.timeout(25_000) }).catch(() => undefined);
+      await hold(TIMEOUT_HOLD_MS, reply, closing.signal);
       throw new SandboxError('internal_error', 'Simulated timeout (order_behavior timeout).', undefined, 504);
     }
-    if (behavior === 'error_503' || (behavior === 'fail_30' && Math.random() < 0.3)) {
+    const failureRate = behavior === 'fail_30' ? 0.3 : state.switches.order_failure_rate;
+    if (
+      behavior === 'error_503' ||
+      ((behavior === 'fail_rate' || behavior === 'fail_30') && Math.random() < failureRate)
+    ) {
       throw new SandboxError(
         'internal_error',
         `Simulated outage (order_behavior ${behavior}).`,
@@ -121,121 +140,90 @@ export function registerPosOrders(app: FastifyInstance, sim: Sim): void {
     }
     const refusal = REFUSALS[behavior];
     if (refusal) return refuse(refusal(order));
-    const provider_id = `sbx-ord-${++n}-${Date.now().toString(36)}`;
-    state.orders.set(order.idempotency_key, {
-      provider_id,
+    const held: HeldOrder = {
+      provider_id: `sbx-ord-${++n}-${Date.now().toString(36)}`,
       idempotency_key: order.idempotency_key,
       location_id: order.location_id,
       status: behavior === 'accept_async' ? 'awaiting_confirmation' : 'accepted',
       received_at: new Date().toISOString(),
       canceled: false,
-    });
+    };
+    state.holdOrder(held);
     if (behavior === 'accept_async') {
-      // Confirm after answering, as a real POS would once the kitchen takes it.
-      setTimeout(() => {
-        const held = state.orders.get(order.idempotency_key);
-        if (held) held.status = 'accepted';
-        posWebhook(sim, {
-          type: 'order.status.updated',
-          object: { status: 'accepted', provider_id, location_id: order.location_id },
-        }).catch(() => undefined);
-      }, state.switches.order_confirm_ms).unref();
-      return { order: { provider_id, async_acceptance: true } };
+      confirmLater(held);
+      return { order: { provider_id: held.provider_id, async_acceptance: true } };
     }
-    return { order: { provider_id, prep_time_minutes: location.prep_time_minutes } };
+    return { order: { provider_id: held.provider_id, prep_time_minutes: location.prep_time_minutes } };
   });
 }
 
 export function registerDspEvents(app: FastifyInstance, sim: Sim): void {
   route(app, dspReceiveEvent, async (req) => {
     sim.authenticate(req);
-    parse(dspReceiveEvent, req);
+    const { body } = parse(dspReceiveEvent, req);
     if (sim.state.consume('dsp_event_failures')) {
       sim.note(req, 'failed_by_switch', true);
       throw new SandboxError('internal_error', 'Simulated outage (dsp_event_failures).', undefined, 503);
     }
+    const key = req.headers['idempotency-key'];
+    sim.state.recordEvent({
+      time: new Date().toISOString(),
+      ...(typeof key === 'string' ? { idempotency_key: key } : {}),
+      body: body as Record<string, unknown>,
+    });
     return {};
   });
 }
 
-const StatusBody = z.object({ status: z.string() });
-const LocationStatusBody = z.object({
-  status: z.enum(['active', 'inactive']),
-  paused_until: z.number().int().optional(),
-});
+const OrderStatusBody = OrderStatusUpdatedWebhook.shape.object.pick({ status: true });
+const LocationStatusBody = LocationStatusUpdatedWebhook.shape.object.omit({ location_id: true });
 const Params = z.object({ id: z.string().min(1) });
-
-let demoOrders = 0;
-
-/** A valid DSP order for the store, with `overrides` on top (a fresh id unless one is given). */
-export function demoDspOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: `sbx-dsp-${Date.now().toString(36)}-${++demoOrders}`,
-    customer_facing_id: String(1000 + demoOrders),
-    customers: [{ id: 'sbx-customer', name: 'Sandy Box', email: 'sandy@example.com', phone: '+14155550123' }],
-    items: [
-      {
-        id: 'sbx-taco',
-        name: 'Carnitas taco',
-        quantity: 2,
-        price: 450,
-        currency: 'usd',
-        modifiers: [{ id: 'sbx-salsa', name: 'Extra salsa', quantity: 1, price: 50, currency: 'usd' }],
-      },
-    ],
-    subtotal: 950,
-    tax: 85,
-    fulfillment_type: 'pickup',
-    ...overrides,
-  };
-}
+const EventsQuery = z.object({ order_id: z.string().optional(), type: z.string().optional() });
 
 /** Control routes that make the simulator send the platform a webhook (registered under the control auth). */
 export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix: string): void {
   const { state } = sim;
+  const idOf = (params: unknown) => (check(Params, params, 'params') as z.infer<typeof Params>).id;
   if (sim.kind === 'pos') {
-    control.get(`${prefix}/orders`, async () => ({ orders: [...state.orders.values()] }));
+    control.get(`${prefix}/orders`, async () => ({ orders: state.listOrders() }));
     control.delete(`${prefix}/orders`, async (_req, reply) => {
-      state.orders.clear();
+      state.clearOrders();
       return reply.status(204).send();
     });
-    control.post(`${prefix}/orders/:id/status`, async (req) => {
-      const { id } = check(Params, req.params, 'params') as z.infer<typeof Params>;
-      const { status } = check(StatusBody, req.body ?? {}, 'body') as z.infer<typeof StatusBody>;
-      const held = [...state.orders.values()].find((o) => o.provider_id === id);
+    control.post(`${prefix}/orders/:id/status`, async (req): Promise<PlatformAnswer> => {
+      const id = idOf(req.params);
+      const { status } = check(OrderStatusBody, req.body ?? {}, 'body') as z.infer<typeof OrderStatusBody>;
+      const held = state.findOrder(id);
       if (!held) throw new SandboxError('not_found', `The sandbox POS holds no order ${id}.`);
-      return posWebhook(sim, {
-        type: 'order.status.updated',
-        object: { status, provider_id: id, location_id: held.location_id },
-      });
+      const object = { status, provider_id: held.provider_id, location_id: held.location_id };
+      const answer = await posJson(sim, { type: 'order.status.updated', object });
+      if (answer.status < 300) held.status = status;
+      return answer;
     });
     control.post(`${prefix}/locations/:id/status`, async (req) => {
-      const { id } = check(Params, req.params, 'params') as z.infer<typeof Params>;
+      const location_id = idOf(req.params);
       const body = check(LocationStatusBody, req.body ?? {}, 'body') as z.infer<typeof LocationStatusBody>;
-      return posWebhook(sim, { type: 'location.status.updated', object: { location_id: id, ...body } });
+      return posJson(sim, { type: 'location.status.updated', object: { location_id, ...body } });
     });
-    control.post(`${prefix}/locations/:id/offline`, async (req) => {
-      const { id } = check(Params, req.params, 'params') as z.infer<typeof Params>;
-      return posWebhook(sim, { type: 'location.connection.offline', object: { location_id: id } });
-    });
-    control.post(`${prefix}/webhook`, async (req) => posWebhook(sim, req.body));
+    control.post(`${prefix}/locations/:id/offline`, async (req) =>
+      posJson(sim, { type: 'location.connection.offline', object: { location_id: idOf(req.params) } }),
+    );
+    // Any body, byte for byte: catalog webhooks, in-store orders, or something the platform should refuse.
+    control.post(`${prefix}/webhook`, async (req) =>
+      posWebhook(sim, req.rawBody ?? JSON.stringify(req.body ?? null)),
+    );
   }
   if (sim.kind === 'dsp') {
-    control.get(`${prefix}/events`, async (req) => {
-      const { order_id, type } = req.query as { order_id?: string; type?: string };
-      const events = state
-        .listReceived({ method: 'POST', path: '/stream-dsp/v1/event' })
-        .filter((r) => r.status < 300)
-        .map((r) => ({ time: r.time, body: r.body as Record<string, unknown> }))
-        .filter((e) => (!order_id || e.body.order_id === order_id) && (!type || e.body.type === type));
-      return { events };
+    control.get(`${prefix}/events`, async (req) => ({
+      events: state.listEvents(check(EventsQuery, req.query, 'query') as z.infer<typeof EventsQuery>),
+    }));
+    control.delete(`${prefix}/events`, async (_req, reply) => {
+      state.clearEvents();
+      return reply.status(204).send();
     });
     control.post(`${prefix}/send`, async (req) => {
-      const given = (req.body ?? {}) as { type?: string; order?: Record<string, unknown> };
-      // Shorthand: a new_order with a partial order is filled into a valid demo order.
-      const body = given.type === 'new_order' ? { ...given, order: demoDspOrder(given.order) } : given;
-      const webhook = check(DspWebhook, body, 'body');
-      return toPlatform(sim, (ref) => `/order/${ref}`, webhook);
+      const { url, secret, ref } = platformOf(sim);
+      return sendDspWebhook(url, ref, secret, req.body);
     });
   }
 }

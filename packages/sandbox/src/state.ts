@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * How the simulated POS answers a new order: accept (at once or asynchronously, confirming by
- * webhook), refuse with each `posValidation` kind, fail with 503, never answer, or answer slowly
- * (`slow_ms`). `fail_30` answers 503 to about 30 % of new orders at random.
+ * webhook), refuse with each `posValidation` kind, fail with 503, or hold the answer (`timeout`);
+ * `slow_ms` slows any of them. `fail_rate` answers 503 to the `order_failure_rate` share of new
+ * orders at random (crash tests); `fail_30` is `fail_rate` at 0.3 whatever that switch says.
  */
 export const ORDER_BEHAVIORS = [
   'accept',
@@ -15,6 +16,7 @@ export const ORDER_BEHAVIORS = [
   'reject_pos_offline',
   'reject_other',
   'error_503',
+  'fail_rate',
   'fail_30',
   'timeout',
 ] as const;
@@ -44,6 +46,8 @@ export const SwitchesPatch = z
     order_behavior: z.enum(ORDER_BEHAVIORS),
     /** POS `accept_async`: the confirmation webhook follows this many ms after the answer. */
     order_confirm_ms: z.number().int().min(0).max(600_000),
+    /** POS `fail_rate`: the share (0..1) of `order.created` calls answered 503. */
+    order_failure_rate: z.number().min(0).max(1),
     /** DSP: the next n events (`POST /stream-dsp/v1/event`) answer 503. */
     dsp_event_failures: z.number().int().min(0).max(1_000_000),
   })
@@ -62,6 +66,7 @@ export interface Switches {
   event_failures: number;
   order_behavior: OrderBehavior;
   order_confirm_ms: number;
+  order_failure_rate: number;
   dsp_event_failures: number;
 }
 
@@ -75,19 +80,38 @@ const DEFAULT_SWITCHES: Switches = {
   event_failures: 0,
   order_behavior: 'accept',
   order_confirm_ms: 500,
+  order_failure_rate: 0.3,
   dsp_event_failures: 0,
 };
 
 /** An order the simulated POS holds. */
 export interface HeldOrder {
   provider_id: string;
+  /** The platform's order id (`order_id` of later updates). */
   idempotency_key: string;
   location_id: string;
+  /** `awaiting_confirmation`, `accepted`, then what the platform or a control route last said. */
   status: string;
+  delivery_status?: string;
   received_at: string;
+  /** The object of the last `order.updated`. */
   last_update?: unknown;
   canceled: boolean;
+  /** `accept_async`: what the platform answered the confirming webhook, or why it was not sent. */
+  confirmation?: { status: number; body: unknown } | { error: string };
 }
+
+/** An event the simulated DSP acknowledged. */
+export interface ReceivedDspEvent {
+  time: string;
+  /** The platform's `Idempotency-Key` header: a retried event carries the same one. */
+  idempotency_key?: string;
+  body: Record<string, unknown>;
+}
+
+/** Orders and events kept at most (oldest dropped first), so a long-running simulator stays small. */
+const ORDERS_LIMIT = 10_000;
+const EVENTS_LIMIT = 10_000;
 
 /** One request as the simulator received it, secrets redacted. */
 export interface ReceivedRequest {
@@ -119,7 +143,9 @@ export class SandboxState {
   private readonly usedCodes = new Map<string, number>();
 
   /** POS: orders held, by idempotency_key (a repeated key answers the same order). */
-  readonly orders = new Map<string, HeldOrder>();
+  private readonly orders = new Map<string, HeldOrder>();
+  /** DSP: events acknowledged, oldest first. */
+  private events: ReceivedDspEvent[] = [];
 
   constructor(private readonly receivedLimit: number) {}
 
@@ -140,6 +166,41 @@ export class SandboxState {
     if (this.switches[name] <= 0) return false;
     this.switches[name] -= 1;
     return true;
+  }
+
+  holdOrder(order: HeldOrder): void {
+    this.orders.set(order.idempotency_key, order);
+    if (this.orders.size > ORDERS_LIMIT) this.orders.delete(this.orders.keys().next().value!);
+  }
+
+  /** A held order by the platform's id (idempotency_key) or the POS's own provider_id. */
+  findOrder(id: string): HeldOrder | undefined {
+    return this.orders.get(id) ?? [...this.orders.values()].find((o) => o.provider_id === id);
+  }
+
+  listOrders(): HeldOrder[] {
+    return [...this.orders.values()];
+  }
+
+  clearOrders(): void {
+    this.orders.clear();
+  }
+
+  recordEvent(event: ReceivedDspEvent): void {
+    this.events.push(event);
+    if (this.events.length > EVENTS_LIMIT) this.events.splice(0, this.events.length - EVENTS_LIMIT);
+  }
+
+  listEvents(filter: { order_id?: string | undefined; type?: string | undefined } = {}): ReceivedDspEvent[] {
+    return this.events.filter(
+      (e) =>
+        (!filter.order_id || e.body.order_id === filter.order_id) &&
+        (!filter.type || e.body.type === filter.type),
+    );
+  }
+
+  clearEvents(): void {
+    this.events = [];
   }
 
   record(entry: Omit<ReceivedRequest, 'seq'>): void {
