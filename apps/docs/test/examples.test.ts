@@ -170,6 +170,8 @@ describe('curl examples of the guides, against a platform', () => {
         'a curl example names its answer: ```bash expect=<operationId>.<status> (expect=<status> off-contract)',
       ).toBe('string');
       const out = mkdtempSync(join(tmpdir(), 'docs-example-'));
+      // The example runs in a folder of its own, so the files it writes (a body to sign) go nowhere else.
+      const cwd = mkdtempSync(join(tmpdir(), 'docs-example-cwd-'));
       try {
         // Every curl call's headers and body are kept (the example's own output is left as it is).
         const prelude = [
@@ -179,6 +181,7 @@ describe('curl examples of the guides, against a platform', () => {
         ].join('\n');
         await run('bash', ['-c', `${prelude}\n${block.code}`], {
           env: { PATH: process.env.PATH, HOME: process.env.HOME, __OUT: out, ...(await exampleEnv()) },
+          cwd,
           timeout: 30_000,
         });
         const calls = readdirSync(out).filter((f) => f.startsWith('h')).length;
@@ -201,6 +204,7 @@ describe('curl examples of the guides, against a platform', () => {
         if (block.meta.error) expect(JSON.parse(body).error.code).toBe(block.meta.error);
       } finally {
         rmSync(out, { recursive: true, force: true });
+        rmSync(cwd, { recursive: true, force: true });
       }
     },
   );
