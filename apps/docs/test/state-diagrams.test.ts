@@ -11,6 +11,9 @@ import {
   type PageLog,
 } from './browser.ts';
 import { guidePages } from './pages.ts';
+import { collectedContractData } from './contract-data.ts';
+import type { ContractData } from '../plugins/contract-data.ts';
+import { layoutStateDiagram } from '../src/components/StateDiagram/layout.ts';
 
 /** Each guide that draws state machines, and the machines it names (`<StateDiagram machine="..." />`). */
 const GUIDES = guidePages()
@@ -33,6 +36,8 @@ interface Drawn {
   stray: string[];
   /** The states listed under the diagram with their meaning, if any. */
   meanings: [string, string][];
+  /** The legend under the diagram. */
+  caption: string;
   width: number;
   height: number;
 }
@@ -76,6 +81,7 @@ function readDiagrams(page: Page): Promise<Drawn[]> {
           d.querySelector('dt')?.textContent ?? '',
           d.querySelector('dd')?.textContent ?? '',
         ]),
+        caption: figure.querySelector('figcaption')?.textContent ?? '',
         width: box.width,
         height: box.height,
       };
@@ -84,9 +90,32 @@ function readDiagrams(page: Page): Promise<Drawn[]> {
 }
 
 describe('the state machines of the contracts', () => {
+  let collected: ContractData;
+  beforeAll(async () => {
+    collected = await collectedContractData();
+  }, 60_000);
+
   it('are each drawn in at least one guide, and the guides draw no other', () => {
     const drawn = new Set(GUIDES.flatMap((g) => g.machines));
     expect([...drawn].sort()).toEqual(STATE_MACHINES.map((m) => m.name).sort());
+  });
+
+  it('reach the site with every state an instance may start in (an order may start scheduled)', () => {
+    for (const m of STATE_MACHINES) {
+      const data = collected.stateMachines[m.name]!;
+      expect(data.initial, m.name).toBe(m.initial);
+      expect(data.entries, m.name).toEqual([...m.entries]);
+    }
+    expect(collected.stateMachines.order!.entries).toEqual(['scheduled']);
+  });
+
+  it('are laid out with a start marker on the initial state and on each entry state, and on no other', () => {
+    for (const m of STATE_MACHINES) {
+      const starts = layoutStateDiagram(collected.stateMachines[m.name]!)
+        .columns.filter((c) => c.initial)
+        .map((c) => c.name);
+      expect(starts.sort(), m.name).toEqual([m.initial, ...m.entries].sort());
+    }
   });
 });
 
@@ -118,6 +147,12 @@ describe.skipIf(skipBrowserTests)('state diagrams in chromium', () => {
         const m = STATE_MACHINES.find((x) => x.name === d.machine)!;
         expect(d.states, d.machine).toEqual(m.states);
         expect(d.starts.sort(), d.machine).toEqual([m.initial, ...m.entries].sort());
+        // The legend says there is more than one start marker when there is.
+        expect(d.caption, d.machine).toContain(
+          m.entries.length > 0
+            ? `A dot marks each state a ${m.name} may start in`
+            : 'The dot marks the first state',
+        );
         expect(d.moves.sort(), d.machine).toEqual(
           m.transitions.map((t) => `${t.from} -> ${t.to}: ${t.cause}`).sort(),
         );

@@ -136,7 +136,10 @@ export default function StateDiagram({
       </div>
       <figcaption className={styles.caption}>
         Each arrow is a move the platform allows, labelled with what causes it; any other move answers 409{' '}
-        <code>invalid_transition</code>. The dot marks the first state
+        <code>invalid_transition</code>.{' '}
+        {machine.entries.length > 0
+          ? `A dot marks each state a ${name} may start in`
+          : 'The dot marks the first state'}
         {l.columns.some((c) => c.final) ? '; a double border, a final one' : ''}.
       </figcaption>
       {meanings && (

@@ -23,6 +23,7 @@ export interface Column {
   x: number;
   /** The name split after underscores so that it fits the box. */
   lines: string[];
+  /** An instance may start here (the machine's `initial` or one of its `entries`): drawn with a start marker. */
   initial: boolean;
   /** No move leaves it. */
   final: boolean;
