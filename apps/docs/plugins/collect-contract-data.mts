@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import * as contracts from '@stream/contracts';
-import type { ContractData } from './contract-data.ts';
+import type { ContractData, UnionField } from './contract-data.ts';
 
 interface EnumLike {
   options: readonly string[];
@@ -16,6 +16,86 @@ interface EnumLike {
 function isEnum(value: unknown): value is EnumLike {
   const v = value as Partial<EnumLike> | undefined;
   return typeof v?.meta === 'function' && v._zod?.def?.type === 'enum' && Array.isArray(v.options);
+}
+
+/** The Zod internals a union table reads (zod v4's `_zod.def`). */
+interface SchemaLike {
+  meta(): { id?: string; description?: string } | undefined;
+  _zod: {
+    def: {
+      type: string;
+      innerType?: SchemaLike;
+      shape?: Record<string, SchemaLike>;
+      options?: SchemaLike[];
+      values?: unknown[];
+      discriminator?: string;
+      entries?: Record<string, string>;
+    };
+    optin?: string;
+  };
+}
+
+/** Expanded objects with more fields than this are shown by name only (an in-store order). */
+const MAX_EXPANDED_FIELDS = 10;
+
+/** Strips optional, nullable and default wrappers (the field's optionality is read before). */
+function unwrap(schema: SchemaLike): SchemaLike {
+  let s = schema;
+  while (s._zod.def.innerType && ['optional', 'nullable', 'default', 'prefault'].includes(s._zod.def.type))
+    s = s._zod.def.innerType;
+  return s;
+}
+
+/**
+ * The fields of a message, one level: a named schema (an order, the driver's details) is shown by its
+ * id, an unnamed object is expanded (`status_update.status`), an unnamed enum lists its values.
+ */
+function fieldsOf(shape: Record<string, SchemaLike>, prefix = ''): UnionField[] {
+  return Object.entries(shape).flatMap(([key, schema]): UnionField[] => {
+    const path = `${prefix}${key}`;
+    const optional = schema._zod.optin === 'optional';
+    const inner = unwrap(schema);
+    const { type } = inner._zod.def;
+    const ref = inner.meta()?.id;
+    if (ref) return [{ path, optional, ref }];
+    if (type === 'object' && inner._zod.def.shape) {
+      const nested = inner._zod.def.shape;
+      if (Object.keys(nested).length <= MAX_EXPANDED_FIELDS) return fieldsOf(nested, `${path}.`);
+      return [{ path, optional, fields: Object.keys(nested).length }];
+    }
+    if (type === 'enum' && inner._zod.def.entries)
+      return [{ path, optional, values: Object.values(inner._zod.def.entries) }];
+    if (type === 'literal') return [{ path, optional, values: (inner._zod.def.values ?? []).map(String) }];
+    return [{ path, optional }];
+  });
+}
+
+/** Every named discriminated union (`DspEvent`, `PosWebhook`): each member's discriminator value, fields and meaning. */
+function collectUnions(registered: Map<string, unknown>): ContractData['unions'] {
+  const unions: ContractData['unions'] = {};
+  for (const [id, value] of registered) {
+    const schema = value as SchemaLike;
+    const { type, discriminator, options } = schema._zod?.def ?? {};
+    if (type !== 'union' || !discriminator || !options) continue;
+    unions[id] = {
+      discriminator,
+      ...(schema.meta()?.description ? { description: schema.meta()!.description } : {}),
+      members: options.map((member) => {
+        const shape = member._zod.def.shape ?? {};
+        const { [discriminator]: tag, ...rest } = shape;
+        // `{type, object}` envelopes (the POS's): the description may sit on the object.
+        const description =
+          member.meta()?.description ?? (rest.object && unwrap(rest.object).meta()?.description);
+        return {
+          value: String(tag?._zod.def.values?.[0]),
+          ...(member.meta()?.id ? { id: member.meta()!.id } : {}),
+          ...(description ? { description } : {}),
+          fields: fieldsOf(rest),
+        };
+      }),
+    };
+  }
+  return unions;
 }
 
 /** Every state machine of the contracts (`STATE_MACHINES`), by name: states with their meaning, moves with their cause. */
@@ -65,6 +145,7 @@ export async function collectContractData(mod: Record<string, unknown> = contrac
     operations,
     enums,
     stateMachines: collectStateMachines(),
+    unions: collectUnions(registered),
   };
 }
 

@@ -24,6 +24,25 @@ export interface ContractData {
   enums: Record<string, { description?: string; values: string[] }>;
   /** The state machines of the contracts (`STATE_MACHINES`), by name. */
   stateMachines: Record<string, StateMachineData>;
+  /** Every named discriminated union (the webhooks and events told apart by `type`), by schema id. */
+  unions: Record<string, UnionData>;
+}
+
+/** A discriminated union: one member per value of its discriminator, in declaration order. */
+export interface UnionData {
+  discriminator: string;
+  description?: string;
+  members: { value: string; id?: string; description?: string; fields: UnionField[] }[];
+}
+
+/** A field of a union member: `status_update.status`, its values when an unnamed enum, its schema id when named. */
+export interface UnionField {
+  path: string;
+  optional: boolean;
+  values?: string[];
+  ref?: string;
+  /** An object too big to expand: how many fields it has. */
+  fields?: number;
 }
 
 /** One state machine: its states in declaration order (the first drawn first) and its allowed moves. */

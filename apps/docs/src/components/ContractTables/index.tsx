@@ -6,6 +6,8 @@ import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
 import { contracts } from '@site/src/contracts';
 import Diagram from '@site/src/components/StateDiagram';
+import { withCode } from '@site/src/components/inline-code';
+import type { UnionField } from '../../../plugins/contract-data';
 
 function fail(message: string): never {
   // Thrown during the build (server rendering), so a guide naming a missing contract fails it.
@@ -188,4 +190,99 @@ export function StateDiagram({
   meanings?: boolean;
 }): ReactNode {
   return <Diagram name={name} machine={machine(name)} meanings={meanings} />;
+}
+
+/** A dotted name (`location.order.notify_status_change`) that may wrap after each dot in a narrow column. */
+function dotted(name: string): ReactNode[] {
+  return name.split('.').map((part, i) => (
+    <span key={i}>
+      {i > 0 && (
+        <>
+          .<wbr />
+        </>
+      )}
+      {part}
+    </span>
+  ));
+}
+
+/** One field of a message: `status` (`a` | `b`), `order` (DspOrder), `until_ms?`; `prefix` left out of its path. */
+function Field({ field, prefix }: { field: UnionField; prefix: string }): ReactNode {
+  const path = field.path === prefix.slice(0, -1) ? '' : field.path.slice(prefix.length);
+  return (
+    <>
+      {path && (
+        <code>
+          {dotted(path)}
+          {field.optional ? '?' : ''}
+        </code>
+      )}
+      {field.values && (
+        <>
+          {': '}
+          {field.values.map((v, i) => (
+            <span key={v}>
+              {i > 0 && ' | '}
+              <code>{v}</code>
+            </span>
+          ))}
+        </>
+      )}
+      {field.ref && <> ({field.ref})</>}
+      {field.fields !== undefined && (path ? <> ({field.fields} fields)</> : <>{field.fields} fields</>)}
+    </>
+  );
+}
+
+/**
+ * The members of a discriminated union of the contracts (the webhooks and events told apart by `type`):
+ * each value of the discriminator, its fields (`?` when optional) and what it means. When every member
+ * wraps its fields in one object (the POS's `{type, object}`), the column names it once.
+ */
+export function UnionTable({ name }: { name: string }): ReactNode {
+  const union = contracts.unions[name] ?? fail(`no discriminated union "${name}" in @stream/contracts`);
+  const paths = union.members.flatMap((m) => m.fields.map((f) => f.path));
+  const wrapper = /^[^.]+/.exec(paths[0] ?? '')?.[0];
+  const prefix =
+    wrapper && paths.every((p) => p === wrapper || p.startsWith(`${wrapper}.`)) ? `${wrapper}.` : '';
+  return (
+    <table className="contract-table" data-union={name}>
+      {union.description && <caption>{withCode(union.description)}</caption>}
+      <thead>
+        <tr>
+          <th>
+            <code>{union.discriminator}</code>
+          </th>
+          <th>
+            {prefix ? (
+              <>
+                Fields of <code>{prefix.slice(0, -1)}</code>
+              </>
+            ) : (
+              'Fields'
+            )}
+          </th>
+          <th>Meaning</th>
+        </tr>
+      </thead>
+      <tbody>
+        {union.members.map((m) => (
+          <tr key={m.value}>
+            <td>
+              <code>{dotted(m.value)}</code>
+            </td>
+            <td>
+              {m.fields.map((f, i) => (
+                <span key={f.path}>
+                  {i > 0 && <br />}
+                  <Field field={f} prefix={prefix} />
+                </span>
+              ))}
+            </td>
+            <td>{m.description ? withCode(m.description) : null}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }

@@ -4,13 +4,9 @@
  */
 import { useId, type ReactNode } from 'react';
 import type { StateMachineData } from '../../../plugins/contract-data';
+import { withCode } from '../inline-code';
 import { layoutStateDiagram } from './layout';
 import styles from './styles.module.css';
-
-/** Text with `code` spans (the meanings are written like the contracts' descriptions). */
-function withCode(text: string): ReactNode[] {
-  return text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
-}
 
 export default function StateDiagram({
   name,
