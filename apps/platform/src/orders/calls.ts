@@ -5,6 +5,7 @@ import { PosOrderRequest, posReceiveOrder } from '@stream/contracts/apis/become-
 import type { DbOrTx } from '../db/client.ts';
 import { locationBindings, orders, orgLocations } from '../db/schema/index.ts';
 import { PartnerCallError } from '../connectors/index.ts';
+import { UnusableAnswerError } from '../connectors/http.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
 import { defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
@@ -82,6 +83,9 @@ export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryRes
         if (request.type === 'order.created') return { rejected: err.responseText ?? '' };
         throw new PermanentJobError(err.message);
       }
+      // Any 2xx acknowledges an update or a cancellation, whatever its body (`204`, text): only a
+      // new order's answer carries something the platform needs.
+      if (err instanceof UnusableAnswerError && request.type !== 'order.created') return { answer: null };
       return permanentIfGrantUnusable(err);
     }
   },

@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
+import { rowsOf } from '../jobs/sql.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { ORDER_DELIVERY } from './calls.ts';
 import { ASYNC_CONFIRMATION } from './effects.ts';
@@ -274,6 +276,7 @@ describe('after acceptance', () => {
 
   it('a DSP cancellation reaches the POS with both ids; a restaurant one reaches the DSP', async () => {
     const one = await accepted('pos-cancel-1');
+    w.pos.answer = (body) => (body.type === 'order.canceled' ? { status: 204 } : accept('pos-cancel-1'));
     const res = await postDsp(w, {
       type: 'cancel_order',
       location_id: w.store,
@@ -293,6 +296,20 @@ describe('after acceptance', () => {
     });
     const twice = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: one.dspId });
     expect(twice.status).toBe(200);
+    // A POS answering the cancellation 204 (or 200 with text) acknowledged it: not retried, not dead.
+    const job = await waitFor(
+      async () => {
+        const rows = rowsOf<{ status: string; attempts: number }>(
+          await w.platform.app.ctx.db.execute(
+            sql`select status, attempts from jobs where kind = 'orders.pos' and payload->'request'->>'type' = 'order.canceled' and payload->>'order_id' = ${one.id}`,
+          ),
+        );
+        return rows[0]?.status === 'succeeded' || rows[0]?.status === 'dead' ? rows[0] : undefined;
+      },
+      10_000,
+      'the cancellation settled',
+    );
+    expect(job).toEqual({ status: 'succeeded', attempts: 1 });
 
     const two = await accepted('pos-cancel-2');
     expect((await posStatus('pos-cancel-2', 'merchant_canceled')).status).toBe(204);
