@@ -25,7 +25,7 @@ export interface PartnerTarget {
 /** What went wrong talking to a partner, in the terms the callers act on. */
 export class PartnerCallError extends Error {
   constructor(
-    /** `unauthorized`: 401 (token or grant refused); `rejected`: another 4xx; `unavailable`: no answer, 5xx, or no usable setup. */
+    /** `unauthorized`: 401 (token or grant refused); `rejected`: another 4xx; `unavailable`: no answer, 5xx, 408, 425, 429, or no usable setup. */
     readonly reason: 'unauthorized' | 'rejected' | 'unavailable',
     message: string,
     readonly status?: number,
@@ -187,8 +187,14 @@ export async function callOperation<O extends Operation>(
   } catch (err) {
     if (!(err instanceof DeliveryError)) throw err;
     const s = err.status;
+    // 408 (timeout), 425 (too early) and 429 (slow down) say "later", not "no": retried like a 5xx.
+    const later = s === 408 || s === 425 || s === 429;
     const reason =
-      s === 401 ? 'unauthorized' : s !== undefined && s >= 400 && s < 500 ? 'rejected' : 'unavailable';
+      s === 401
+        ? 'unauthorized'
+        : s !== undefined && s >= 400 && s < 500 && !later
+          ? 'rejected'
+          : 'unavailable';
     throw new PartnerCallError(reason, `${what}: ${errorSummary(err)}`, s, err.responseText);
   }
 }

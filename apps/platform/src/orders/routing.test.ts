@@ -148,7 +148,9 @@ describe('a new order', () => {
 
   it('is retried while the POS is down, with the same keys, and accepted once it is back', async () => {
     let tries = 0;
-    w.pos.answer = () => (++tries >= 3 ? accept('pos-after-503') : { status: 503, body: { error: 'busy' } });
+    // A 503, then a 429 (slow down): both mean "later", and the third call is accepted.
+    w.pos.answer = () =>
+      ++tries >= 3 ? accept('pos-after-503') : { status: tries === 1 ? 503 : 429, body: { error: 'busy' } };
     const { dspId, id } = await place();
     await dspEvent(w, dspId, 'location.order.accept');
     const calls = posCalls(w, id);
