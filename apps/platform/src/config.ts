@@ -124,8 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker: {
       pollMs: int(env, 'WORKER_POLL_MS', 250),
       leaseMs: int(env, 'WORKER_LEASE_MS', 30_000),
-      concurrency: int(env, 'WORKER_CONCURRENCY', 8),
-      partnerConcurrency: Math.max(1, int(env, 'WORKER_PARTNER_CONCURRENCY', 4)),
+      concurrency: int(env, 'WORKER_CONCURRENCY', 64),
+      partnerConcurrency: Math.max(1, int(env, 'WORKER_PARTNER_CONCURRENCY', 32)),
       drainMs: int(env, 'WORKER_DRAIN_MS', 10_000),
     },
     retention: { days: int(env, 'JOB_RETENTION_DAYS', 30) },

@@ -108,6 +108,7 @@ export async function startPlatform(
     const kinds = [...JOB_KINDS, ...(opts.jobKinds ?? [])];
     await checkJobKinds(database.db, kinds);
     const worker = startWorker(app.ctx, { kinds });
+    app.ctx.runner = worker; // jobs a request enqueues with `runHere` start here once it commits
     const pruner = startPruner(app.ctx, worker.id);
     await app.ready();
     let stopping: Promise<void> | undefined;

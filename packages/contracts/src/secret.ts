@@ -28,13 +28,59 @@ export const REDACTED = '[redacted]';
 type Def = { type: string } & Record<string, any>;
 const defOf = (schema: z.ZodType): Def => (schema as any)._zod.def as Def;
 
+/** The schemas a def points to (the branches `redactSecrets` walks). */
+function children(def: Def): z.ZodType[] {
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      return [def.innerType];
+    case 'pipe':
+      return [def.in, def.out];
+    case 'lazy':
+      return [def.getter()];
+    case 'union':
+      return def.options as z.ZodType[];
+    case 'intersection':
+      return [def.left, def.right];
+    case 'array':
+      return [def.element];
+    case 'record':
+      return [def.valueType];
+    case 'object':
+      return Object.values(def.shape as Record<string, z.ZodType>);
+    default:
+      return [];
+  }
+}
+
+const holdsSecrets = new WeakMap<z.ZodType, boolean>();
+
+function findSecret(schema: z.ZodType, visiting: Set<z.ZodType>): boolean {
+  if (isSecret(schema)) return true;
+  if (visiting.has(schema)) return false; // a recursive schema: decided by its other branches
+  visiting.add(schema);
+  return children(defOf(schema)).some((c) => findSecret(c, visiting));
+}
+
+/** Whether any field of `schema`, at any depth, is marked secret (remembered per schema). */
+export function hasSecrets(schema: z.ZodType): boolean {
+  let found = holdsSecrets.get(schema);
+  if (found === undefined) holdsSecrets.set(schema, (found = findSecret(schema, new Set())));
+  return found;
+}
+
 /**
  * `value` with every field `schema` marks secret replaced by {@link REDACTED}, at any depth
  * (objects, arrays, records, unions: a field secret in any branch is redacted). Fields the schema
  * does not know are kept; `value` itself is not changed.
  */
 export function redactSecrets(schema: z.ZodType | undefined, value: unknown): unknown {
-  if (!schema || value === undefined || value === null) return value;
+  if (!schema || value === undefined || value === null || !hasSecrets(schema)) return value;
   if (isSecret(schema)) return REDACTED;
   const def = defOf(schema);
   switch (def.type) {

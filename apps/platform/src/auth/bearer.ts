@@ -14,7 +14,7 @@ import {
   type PendingRevocation,
 } from './access-token.ts';
 import { signingKeysFor } from './keys.ts';
-import { prepared } from './prepared.ts';
+import { prepared } from '../db/prepared.ts';
 
 export type { PartnerAuth } from './access-token.ts';
 

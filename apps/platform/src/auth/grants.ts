@@ -16,7 +16,7 @@ import { ApiError } from '../http/errors.ts';
 import { newSecret, safeEqual, sha256Hex } from '../http/secrets.ts';
 import { signAccessToken, type PartnerAuth } from './access-token.ts';
 import { signingKeysFor } from './keys.ts';
-import { prepared } from './prepared.ts';
+import { prepared } from '../db/prepared.ts';
 
 type ApiClient = typeof apiClients.$inferSelect;
 

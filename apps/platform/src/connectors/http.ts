@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { eq, sql } from 'drizzle-orm';
 import { Agent, request } from 'undici';
 import type { z } from 'zod';
-import { redactSecrets } from '@stream/contracts/secret';
+import { hasSecrets, redactSecrets } from '@stream/contracts/secret';
 import type { AppContext } from '../context.ts';
 import { newId } from '../db/ids.ts';
-import { deliveryAttempts } from '../db/schema/index.ts';
+import { part, run, statement, type Part } from '../db/raw.ts';
 import { hmacHex } from '../http/secrets.ts';
 import { PermanentJobError } from '../jobs/kinds.ts';
 
@@ -33,6 +32,12 @@ export interface JobRef {
   id: string;
   attempt: number;
   signal?: AbortSignal | undefined;
+  /**
+   * Takes a write of the delivery log to make in the statement that records the job's outcome (the
+   * worker's), saving a round trip per call; without it the write is made at once. An attempt whose
+   * outcome a crash lost keeps `finished_at` null: interrupted.
+   */
+  defer?: ((write: Part) => void) | undefined;
 }
 
 /** The `Idempotency-Key` of the calls made for a job: its id, so every attempt sends the same. */
@@ -142,7 +147,7 @@ function describe(err: unknown, timedOut: boolean, timeoutMs: number, aborted: b
 
 /** The logged form of a JSON text: its secret fields redacted (left as is when it is not JSON). */
 function redactedText(text: string, schema: z.ZodType | undefined): string {
-  if (!schema) return text;
+  if (!schema || !hasSecrets(schema)) return text;
   try {
     return JSON.stringify(redactSecrets(schema, JSON.parse(text)));
   } catch {
@@ -152,6 +157,25 @@ function redactedText(text: string, schema: z.ZodType | undefined): string {
 
 type Db = Pick<AppContext, 'db' | 'log'>;
 
+// Every partner call writes these two: plain statements, not built anew per call (db/raw.ts).
+const START = statement(
+  'delivery_attempt_start',
+  `insert into delivery_attempts (id, job_id, partner_id, attempt, method, url, request_body)
+   values ($1, $2, $3, $4, $5, $6, $7)`,
+);
+const OUTCOME = statement(
+  'delivery_attempt_outcome',
+  `update delivery_attempts set response_status = $2, response_excerpt = $3, latency_ms = $4, error = $5,
+     finished_at = now()
+   where id = $1`,
+);
+const WHOLE = statement(
+  'delivery_attempt_whole',
+  `insert into delivery_attempts (id, job_id, partner_id, attempt, method, url, response_status,
+     response_excerpt, latency_ms, error, finished_at)
+   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())`,
+);
+
 /** Writes the attempt's row before the call: no outcome yet (`finished_at` null). */
 async function recordStart(
   ctx: Db,
@@ -160,16 +184,15 @@ async function recordStart(
 ): Promise<string | undefined> {
   const id = newId('att');
   try {
-    await ctx.db.insert(deliveryAttempts).values({
+    await run(ctx.db, START, [
       id,
-      jobId: req.job?.id ?? null,
-      partnerId: req.partnerId ?? null,
-      attempt: req.job?.attempt ?? 1,
-      method: req.method,
-      url: req.url,
-      requestBody:
-        body === undefined ? null : loggable(redactedText(body, req.redact?.request), LOGGED_REQUEST_BYTES),
-    });
+      req.job?.id ?? null,
+      req.partnerId ?? null,
+      req.job?.attempt ?? 1,
+      req.method,
+      req.url,
+      body === undefined ? null : loggable(redactedText(body, req.redact?.request), LOGGED_REQUEST_BYTES),
+    ]);
     return id;
   } catch (err) {
     // Losing the log line must not stop the delivery; the outcome is still logged below.
@@ -191,31 +214,27 @@ async function recordOutcome(
   },
 ): Promise<void> {
   const logged = outcome.text === undefined ? undefined : redactedText(outcome.text, req.redact?.response);
-  const values = {
-    responseStatus: outcome.status ?? null,
-    responseExcerpt:
-      logged === undefined
-        ? null
-        : loggable(Buffer.from(logged).subarray(0, EXCERPT_BYTES).toString('utf8'), EXCERPT_BYTES),
-    latencyMs: outcome.latencyMs,
-    error: outcome.error ?? null,
-    finishedAt: sql`now()`,
-  };
+  const result = [
+    outcome.status ?? null,
+    logged === undefined
+      ? null
+      : loggable(Buffer.from(logged).subarray(0, EXCERPT_BYTES).toString('utf8'), EXCERPT_BYTES),
+    outcome.latencyMs,
+    outcome.error ?? null,
+  ];
   try {
-    if (rowId) {
-      await ctx.db.update(deliveryAttempts).set(values).where(eq(deliveryAttempts.id, rowId));
-      return;
-    }
-    await ctx.db.insert(deliveryAttempts).values({
-      id: newId('att'),
-      jobId: req.job?.id ?? null,
-      partnerId: req.partnerId ?? null,
-      attempt: req.job?.attempt ?? 1,
-      method: req.method,
-      url: req.url,
-      requestBody: null,
-      ...values,
-    });
+    if (rowId && req.job?.defer) req.job.defer(part(OUTCOME.text, [rowId, ...result]));
+    else if (rowId) await run(ctx.db, OUTCOME, [rowId, ...result]);
+    else
+      await run(ctx.db, WHOLE, [
+        newId('att'),
+        req.job?.id ?? null,
+        req.partnerId ?? null,
+        req.job?.attempt ?? 1,
+        req.method,
+        req.url,
+        ...result,
+      ]);
   } catch (err) {
     // The call itself happened; losing its log line must not turn a delivery into a retry.
     ctx.log.error({ err, url: req.url }, 'could not record a delivery attempt');

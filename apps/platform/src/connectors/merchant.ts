@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Operation } from '@stream/contracts/operation';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { prepared } from '../db/prepared.ts';
 import { integrations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { decrypt, encrypt } from '../http/secrets.ts';
@@ -89,7 +90,7 @@ export function isOAuthConfigured(p: Partner): boolean {
   return Boolean(p.baseUrl && p.oauthClientId && p.oauthClientSecretEnc);
 }
 
-export type Grant = { code: string; redirectUri: string } | { refreshToken: string };
+export type CodeOrRefresh = { code: string; redirectUri: string } | { refreshToken: string };
 
 /**
  * `POST /stream-{pos|dsp}/v1/token`: a code or refresh token for merchant tokens. The client
@@ -98,7 +99,7 @@ export type Grant = { code: string; redirectUri: string } | { refreshToken: stri
 export async function exchangeToken(
   ctx: AppContext,
   t: PartnerTarget,
-  grant: Grant,
+  grant: CodeOrRefresh,
 ): Promise<MerchantTokenAnswer> {
   const { partner } = t;
   if (!partner.oauthClientId || !partner.oauthClientSecretEnc) {
@@ -134,9 +135,17 @@ export interface MerchantConnectorHooks {
   onGrantRejected: GrantRejectedHook;
 }
 
+/** An integration with the partner it connects, as `withToken` reads them. */
+export interface Grant {
+  row: Integration;
+  partner: Partner;
+}
+
 export interface MerchantCallOptions {
   /** Statuses in which the grant may be used (default `active`; disconnect jobs also use a deprovisioned one). */
   allow?: readonly IntegrationStatus[];
+  /** The integration and its partner, when the caller has just read them (saves the query). */
+  grant?: Grant | undefined;
 }
 
 export interface MerchantConnector {
@@ -164,6 +173,16 @@ async function load(db: DbOrTx, id: string): Promise<Integration> {
   if (!row) throw new ApiError('not_found', 'The integration no longer exists.');
   return row;
 }
+
+// The integration and its partner in one query: this runs before every merchant call.
+const grantWithPartner = prepared('merchant_grant', (db, name) =>
+  db
+    .select({ row: integrations, partner: partners })
+    .from(integrations)
+    .innerJoin(partners, eq(partners.id, integrations.sourcePartnerId))
+    .where(eq(integrations.id, sql.placeholder('integrationId')))
+    .prepare(name),
+);
 
 const API_OF = { pos: 'become-a-pos', dsp: 'become-a-dsp' } as const;
 
@@ -214,12 +233,9 @@ export function merchantConnector(hooks: MerchantConnectorHooks): MerchantConnec
   ): Promise<T> {
     const allow = options.allow ?? ['active'];
     const key = ctx.config.encryptionKey;
-    // The integration and its partner in one query: this runs before every merchant call.
-    const [found] = await ctx.db
-      .select({ row: integrations, partner: partners })
-      .from(integrations)
-      .innerJoin(partners, eq(partners.id, integrations.sourcePartnerId))
-      .where(eq(integrations.id, integrationId));
+    const [found] = options.grant
+      ? [options.grant]
+      : await grantWithPartner(ctx.db).execute({ integrationId });
     if (!found) throw new ApiError('not_found', 'The integration no longer exists.');
     const { row } = found;
     if (row.status === 'needs_reconnection' && !allow.includes(row.status))
@@ -267,7 +283,7 @@ export function merchantConnector(hooks: MerchantConnectorHooks): MerchantConnec
             throw new Error(`${op.operationId} is not an operation a ${target.type.toUpperCase()} builds`);
           return callOperation(ctx, target, op, input, token);
         },
-        { allow: input?.allow },
+        { allow: input?.allow, grant: input?.grant },
       );
     },
   };

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import type { Tx } from '../db/client.ts';
+import type { DbOrTx, Tx } from '../db/client.ts';
 import type { Backoff } from './backoff.ts';
+import type { Part } from '../db/raw.ts';
 
 /** A claimed job as its handler sees it. */
 export interface Job<P = unknown> {
@@ -19,6 +20,8 @@ export interface Job<P = unknown> {
    * draining past its grace period. Pass it to every call the handler makes (`deliver` takes it).
    */
   signal: AbortSignal;
+  /** Writes of the delivery log to make with the job's outcome (see `JobRef.defer`): set by the worker. */
+  defer?: (write: Part) => void;
 }
 
 /** A job that reached `dead`, with the error of its last attempt. */
@@ -42,6 +45,12 @@ export interface JobKind<P = unknown, R = unknown> {
   handle(job: Job<P>, ctx: AppContext): Promise<R>;
   /** Runs in the transaction that marks the job succeeded (record what the partner answered). */
   onSucceeded?(tx: Tx, job: Job<P>, result: R, ctx: AppContext): Promise<void>;
+  /**
+   * Instead of `onSucceeded`, for a hook whose writes are safe to make twice (each guarded, e.g. an
+   * order's move on its status): runs on its own statements just before the job is marked
+   * succeeded, saving the transaction's round trips. A crash between the two runs the job again.
+   */
+  settle?(db: DbOrTx, job: Job<P>, result: R, ctx: AppContext): Promise<void>;
   /** Runs in the transaction that marks the job dead (e.g. tell the DSP the order failed). */
   onDead?(tx: Tx, job: DeadJob<P>, ctx: AppContext): Promise<void>;
 }

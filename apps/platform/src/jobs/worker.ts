@@ -7,8 +7,10 @@ import { jobs } from '../db/schema/index.ts';
 import { backoffDelay } from './backoff.ts';
 import { kindMap, PermanentJobError, type AnyJobKind, type Job, type JobKind } from './kinds.ts';
 import { msInterval, rowsOf } from './sql.ts';
+import { atOnce, transaction, type AdoptedJob, type LocalRunner } from './outbox.ts';
+import { compose, part, run, statement, type Part } from '../db/raw.ts';
 
-export interface Worker {
+export interface Worker extends LocalRunner {
   /** Stored in `jobs.locked_by` while this worker holds a job. */
   readonly id: string;
   /**
@@ -25,7 +27,7 @@ export interface WorkerOptions {
 }
 
 /** Defaults of the optional worker settings (the configuration may leave them out). */
-export const WORKER_DEFAULTS = { partnerConcurrency: 4, drainMs: 10_000 };
+export const WORKER_DEFAULTS = { partnerConcurrency: 32, drainMs: 10_000 };
 
 /** Beyond this a due time is left to polling rather than a timer. */
 const MAX_TIMER_MS = 60_000;
@@ -45,6 +47,16 @@ interface ClaimedRow {
   expired: boolean;
 }
 
+/** A job's success, fenced on (locked_by, attempts): a worker that lost the lease changes nothing. */
+const FINISH = statement(
+  'jobs_finish',
+  `update jobs set status = 'succeeded', finished_at = now(), lease_until = null
+   where id = $1 and status = 'running' and locked_by = $2 and attempts = $3
+   returning id, ordering_key is not null and exists (
+     select 1 from jobs next where next.ordering_key = jobs.ordering_key and next.status = 'pending'
+   ) as successor`,
+);
+
 /**
  * Claims due jobs, and `running` jobs whose lease expired (their worker died), in one statement.
  * SKIP LOCKED lets any number of workers in any number of processes claim side by side without
@@ -55,7 +67,50 @@ interface ClaimedRow {
  * - Fairness: no partner gets more than `perPartner` of this worker's slots (`inFlight` counts the
  *   ones it holds already), so one hung partner cannot take them all.
  */
-async function claim(
+const CLAIM = statement(
+  'jobs_claim',
+  `with candidates as materialized (
+     select j.id, j.partner_id, j.run_at, j.seq from jobs j
+     where j.kind = any($1::text[])
+       and ((j.status = 'pending' and j.run_at <= now()) or (j.status = 'running' and j.lease_until <= now()))
+       and (j.partner_id is null or coalesce(($2::jsonb ->> j.partner_id)::int, 0) < $3::int)
+       and (j.ordering_key is null or not exists (
+         select 1 from jobs prior
+         where prior.ordering_key = j.ordering_key and prior.seq < j.seq
+           and prior.status in ('pending', 'running')))
+     order by j.run_at, j.seq
+     limit $4::int * 4
+     for update skip locked
+   ), picked as (
+     select id from (
+       select c.*, row_number() over (partition by c.partner_id order by c.run_at, c.seq) as rn
+       from candidates c
+     ) ranked
+     where partner_id is null or rn <= $3::int - coalesce(($2::jsonb ->> partner_id)::int, 0)
+     order by run_at, seq
+     limit $4::int
+   )
+   update jobs
+   set status = 'running', attempts = jobs.attempts + 1, locked_by = $5,
+       lease_until = now() + $6::float8 * interval '1 millisecond'
+   from picked
+   where jobs.id = picked.id
+   returning jobs.id, jobs.kind, jobs.payload::text as payload, jobs.attempts, jobs.max_attempts,
+     jobs.partner_id, jobs.ordering_key, (extract(epoch from jobs.deadline_at) * 1000)::float8 as deadline_ms,
+     (jobs.attempts > jobs.max_attempts or jobs.deadline_at <= now()) as expired`,
+);
+
+/**
+ * Claims due jobs, and `running` jobs whose lease expired (their worker died), in one statement.
+ * SKIP LOCKED lets any number of workers in any number of processes claim side by side without
+ * waiting on or taking each other's jobs. The claim counts as an attempt before it starts, so a
+ * job that crashes its worker every time still runs out of attempts.
+ * - Ordering: a job with an ordering key is claimable only when no earlier job (lower `seq`) of its
+ *   key is pending or running, in any process.
+ * - Fairness: no partner gets more than `perPartner` of this worker's slots (`inFlight` counts the
+ *   ones it holds already), so one hung partner cannot take them all.
+ */
+function claim(
   db: Db,
   workerId: string,
   opts: {
@@ -65,43 +120,15 @@ async function claim(
     perPartner: number;
     inFlight: Map<string, number>;
   },
-) {
-  const held = JSON.stringify(Object.fromEntries(opts.inFlight));
-  const heldBy = (partner: SQL) => sql`coalesce((${held}::jsonb ->> ${partner})::int, 0)`;
-  const result = await db.execute(sql`
-    with candidates as materialized (
-      select j.id, j.partner_id, j.run_at, j.seq from jobs j
-      where j.kind in (${sql.join(
-        opts.kinds.map((k) => sql`${k}`),
-        sql`, `,
-      )})
-        and ((j.status = 'pending' and j.run_at <= now()) or (j.status = 'running' and j.lease_until <= now()))
-        and (j.partner_id is null or ${heldBy(sql`j.partner_id`)} < ${opts.perPartner})
-        and (j.ordering_key is null or not exists (
-          select 1 from jobs prior
-          where prior.ordering_key = j.ordering_key and prior.seq < j.seq
-            and prior.status in ('pending', 'running')))
-      order by j.run_at, j.seq
-      limit ${opts.limit * 4}
-      for update skip locked
-    ), picked as (
-      select id from (
-        select c.*, row_number() over (partition by c.partner_id order by c.run_at, c.seq) as rn
-        from candidates c
-      ) ranked
-      where partner_id is null or rn <= ${opts.perPartner} - ${heldBy(sql`partner_id`)}
-      order by run_at, seq
-      limit ${opts.limit}
-    )
-    update jobs
-    set status = 'running', attempts = jobs.attempts + 1, locked_by = ${workerId},
-        lease_until = now() + ${msInterval(opts.leaseMs)}
-    from picked
-    where jobs.id = picked.id
-    returning jobs.id, jobs.kind, jobs.payload::text as payload, jobs.attempts, jobs.max_attempts,
-      jobs.partner_id, jobs.ordering_key, (extract(epoch from jobs.deadline_at) * 1000)::float8 as deadline_ms,
-      (jobs.attempts > jobs.max_attempts or jobs.deadline_at <= now()) as expired`);
-  return rowsOf<ClaimedRow>(result);
+): Promise<ClaimedRow[]> {
+  return run<ClaimedRow>(db, CLAIM, [
+    opts.kinds,
+    JSON.stringify(Object.fromEntries(opts.inFlight)),
+    opts.perPartner,
+    opts.limit,
+    workerId,
+    opts.leaseMs,
+  ]);
 }
 
 /** Renews the leases of the jobs this worker holds, in one statement; answers the ids it still holds. */
@@ -164,11 +191,15 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
   const inFlight = new Map<Promise<void>, Held>();
   let stopping = false;
 
-  // Sleeping and being woken: by a notification, a finished job (a free slot), a due retry, or stop.
+  // Sleeping and being woken: by a notification, a due retry, a finished job when work may be
+  // waiting for its slot or behind it (`mayHaveWork`), or stop.
   let woken = false;
   let wake: (() => void) | undefined;
+  /** Jobs may be due that the last claim did not take: slots ran out, or a partner was at its share. */
+  let mayHaveWork = true;
   const nudge = () => {
     woken = true;
+    mayHaveWork = true;
     wake?.();
   };
   // Wake-ups at a known due time (a retry this worker scheduled, a job enqueued for later), so
@@ -237,26 +268,43 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
       eq(jobs.attempts, job.attempt),
     );
 
-  async function succeed(def: JobKind, job: Job, result: unknown) {
+  /** Writes the delivery log lines a job deferred (see `JobRef.defer`), on the paths that do not fold them in. */
+  async function flush(db: DbOrTx, writes: Part[]) {
+    for (const w of writes.splice(0)) {
+      const { statement: st, values } = compose('delivery_log', [], w);
+      await run(db, st, values);
+    }
+  }
+
+  async function succeed(def: JobKind, job: Job, result: unknown, writes: Part[]) {
     const finish = async (db: DbOrTx) => {
-      const [row] = await db
-        .update(jobs)
-        .set({ status: 'succeeded', finishedAt: sql`now()`, leaseUntil: null })
-        .where(fenced(job))
-        .returning({ id: jobs.id });
+      // The job's success and its deferred log writes: one statement.
+      const composed = compose(
+        'jobs_finish',
+        writes.map((w, i) => [`log${i}`, w] as const),
+        part(FINISH.text, [job.id, id, job.attempt]),
+      );
+      const [row] = await run<{ successor: boolean }>(db, composed.statement, composed.values);
       if (!row) log.warn({ job: job.id }, 'lease lost before the job finished; its new holder decides');
+      // The next job of its ordering key may be claimed now.
+      if (row?.successor) mayHaveWork = true;
       return Boolean(row);
     };
-    // The common case (no hook) is one statement; a hook shares the status change's transaction.
-    const { onSucceeded } = def;
-    if (!onSucceeded) return void (await finish(ctx.db));
-    await ctx.db.transaction(async (tx) => {
-      if (await finish(tx)) await onSucceeded(tx, job, result, ctx);
-    });
+    // The common case (no hook) is one statement; a hook shares the status change's transaction,
+    // and the jobs it enqueues to run here start when that commits.
+    const { onSucceeded, settle } = def;
+    if (settle) await atOnce(ctx, (db) => settle(db, job, result, ctx));
+    if (!onSucceeded) await finish(ctx.db);
+    else
+      await transaction(ctx, async (tx) => {
+        if (await finish(tx)) await onSucceeded(tx, job, result, ctx);
+      });
+    writes.length = 0; // written with the outcome (a failure above leaves them to `fail`)
   }
 
   /** Hands a job back untouched (the process is draining): due now, its attempt not counted. */
-  async function handBack(job: Job, why: string) {
+  async function handBack(job: Job, why: string, writes: Part[]) {
+    await flush(ctx.db, writes);
     await ctx.db
       .update(jobs)
       .set({
@@ -275,7 +323,9 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
     job: Job,
     error: string,
     opts: { permanent?: boolean; attemptStarted?: boolean },
+    writes: Part[] = [],
   ) {
+    await flush(ctx.db, writes);
     const delay = backoffDelay(def.backoff, job.attempt);
     const dead: SQL = opts.permanent
       ? sql`true`
@@ -297,6 +347,7 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
       if (!row) return log.warn({ job: job.id }, 'lease lost before the job failed; its new holder decides');
       if (row.status === 'dead') {
         log.warn({ job: job.id, kind: job.kind, error }, 'job is dead');
+        if (job.orderingKey) mayHaveWork = true; // the next job of its key may run now
         // A payload its kind cannot read cannot tell its hook anything: skipped rather than retried for ever.
         if (job.payload === undefined)
           log.error({ job: job.id }, 'dead job with an unreadable payload: onDead skipped');
@@ -307,7 +358,8 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
     if (status === 'pending') wakeAt(delay);
   }
 
-  async function run(def: AnyJobKind, job: Job, row: ClaimedRow, controller: AbortController) {
+  /** Runs a claimed job: its stored payload is read (and its expiry checked) first. */
+  async function runClaimed(def: AnyJobKind, job: Job, row: ClaimedRow, controller: AbortController) {
     try {
       // Parsed first: a job that expired before this attempt still goes dead with its payload, which
       // the kind's onDead reads (to tell the DSP which order failed).
@@ -325,24 +377,45 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
         const why = `The stored payload does not match the ${def.kind} schema (${issue?.path.join('.') || 'payload'}: ${issue?.message}).`;
         return await fail(def, job, why, { permanent: true });
       }
+    } catch (err) {
+      return log.error({ err, job: job.id }, 'could not record the outcome of a job');
+    }
+    await execute(def, job, controller);
+  }
+
+  /** Runs the handler and records its outcome. */
+  async function execute(def: AnyJobKind, job: Job, controller: AbortController) {
+    const writes: Part[] = [];
+    job.defer = (write) => writes.push(write);
+    try {
       let result: unknown;
       try {
         result = await def.handle(job, ctx);
       } catch (err) {
-        if (controller.signal.aborted && stopping) return await handBack(job, `interrupted: ${message(err)}`);
-        if (controller.signal.aborted) return; // lease lost: the job's new holder decides
-        return await fail(def, job, message(err), { permanent: err instanceof PermanentJobError });
+        if (controller.signal.aborted && stopping)
+          return await handBack(job, `interrupted: ${message(err)}`, writes);
+        if (controller.signal.aborted) return await flush(ctx.db, writes); // lease lost: its new holder decides
+        return await fail(def, job, message(err), { permanent: err instanceof PermanentJobError }, writes);
       }
       try {
-        await succeed(def, job, result);
+        await succeed(def, job, result, writes);
       } catch (err) {
-        await fail(def, job, `onSucceeded failed: ${message(err)}`, {});
+        await fail(def, job, `onSucceeded failed: ${message(err)}`, {}, writes);
       }
     } catch (err) {
       // Recording the outcome failed (database down, or onDead threw): the lease expires and the
       // job is claimed again, so nothing is lost.
       log.error({ err, job: job.id }, 'could not record the outcome of a job');
     }
+  }
+
+  /** Holds the job in flight while `work` runs; a finished job frees its slot and wakes the loop. */
+  function hold(job: Job, controller: AbortController, work: Promise<void>) {
+    const p: Promise<void> = work.finally(() => {
+      inFlight.delete(p);
+      if (mayHaveWork) nudge();
+    });
+    inFlight.set(p, { job, controller, partnerId: job.partnerId });
   }
 
   function start(row: ClaimedRow) {
@@ -359,38 +432,81 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
       deadlineAt: new Date(row.deadline_ms),
       signal: controller.signal,
     };
-    const p: Promise<void> = run(def, job, row, controller).finally(() => {
-      inFlight.delete(p);
-      nudge();
-    });
-    inFlight.set(p, { job, controller, partnerId: row.partner_id });
+    hold(job, controller, runClaimed(def, job, row, controller));
   }
+
+  // Slots held for jobs this process enqueued to start itself once their transaction commits.
+  const reserved = new Map<string | null, number>();
+  let reservedTotal = 0;
+  const unreserve = (partnerId: string | null) => {
+    reservedTotal--;
+    reserved.set(partnerId, (reserved.get(partnerId) ?? 1) - 1);
+  };
 
   const perPartnerInFlight = () => {
     const counts = new Map<string, number>();
     for (const { partnerId } of inFlight.values())
       if (partnerId) counts.set(partnerId, (counts.get(partnerId) ?? 0) + 1);
+    for (const [partnerId, n] of reserved)
+      if (partnerId && n > 0) counts.set(partnerId, (counts.get(partnerId) ?? 0) + n);
     return counts;
   };
+
+  function reserve(partnerId: string | null): boolean {
+    if (stopping || inFlight.size + reservedTotal >= concurrency) return false;
+    if (partnerId && (perPartnerInFlight().get(partnerId) ?? 0) >= perPartner) return false;
+    reservedTotal++;
+    reserved.set(partnerId, (reserved.get(partnerId) ?? 0) + 1);
+    return true;
+  }
+
+  function release(partnerId: string | null) {
+    unreserve(partnerId);
+    if (mayHaveWork) nudge(); // the slot is free for claiming again
+  }
+
+  /** A job this worker claimed in the enqueuing transaction: attempt 1, payload already checked. */
+  function adopt(adopted: AdoptedJob) {
+    unreserve(adopted.partnerId);
+    // Stopped meanwhile: the lease runs out and another process (or the next start) claims it.
+    if (stopping) return;
+    const controller = new AbortController();
+    const job: Job = {
+      id: adopted.id,
+      kind: adopted.kind.kind,
+      payload: adopted.payload,
+      attempt: 1,
+      maxAttempts: adopted.maxAttempts,
+      partnerId: adopted.partnerId,
+      orderingKey: adopted.orderingKey,
+      deadlineAt: adopted.deadlineAt,
+      signal: controller.signal,
+    };
+    hold(job, controller, execute(adopted.kind, job, controller));
+  }
 
   const loop = (async () => {
     await listening; // a job enqueued from now on wakes this worker
     while (!stopping) {
       woken = false;
-      const free = concurrency - inFlight.size;
+      const free = concurrency - inFlight.size - reservedTotal;
       let claimed: ClaimedRow[] = [];
       if (free > 0) {
+        const held = perPartnerInFlight();
+        mayHaveWork = false;
         try {
           claimed = await claim(ctx.db, id, {
             limit: free,
             leaseMs,
             kinds: kindNames,
             perPartner,
-            inFlight: perPartnerInFlight(),
+            inFlight: held,
           });
         } catch (err) {
           log.error({ err }, 'claiming jobs failed');
         }
+        // Claimed to the limit, or some partner at its share: more may be due once a slot frees.
+        if (claimed.length === free || [...held.values()].some((n) => n >= perPartner)) mayHaveWork = true;
       }
       for (const row of claimed) start(row);
       if (claimed.length > 0 && inFlight.size < concurrency) continue; // there may be more due
@@ -401,6 +517,10 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
   let stopped: Promise<void> | undefined;
   return {
     id,
+    leaseMs,
+    reserve,
+    release,
+    adopt,
     stop: (stopOpts = {}) =>
       (stopped ??= (async () => {
         stopping = true;

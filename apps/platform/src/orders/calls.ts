@@ -1,23 +1,24 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DspEvent, dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
 import { PosOrderRequest, posReceiveOrder } from '@stream/contracts/apis/become-a-pos/index';
 import type { DbOrTx } from '../db/client.ts';
-import { locationBindings, orders, orgLocations } from '../db/schema/index.ts';
+import { prepared } from '../db/prepared.ts';
+import { integrations, locationBindings, orders, orgLocations, partners } from '../db/schema/index.ts';
 import { PartnerCallError } from '../connectors/index.ts';
 import { UnusableAnswerError } from '../connectors/http.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
 import { defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
-import { enqueue } from '../jobs/outbox.ts';
+import { enqueue, type EnqueueInput } from '../jobs/outbox.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import { settleDelivery, deliveryGaveUp, type DeliveryResult } from './outcome.ts';
-import { addTimeline, type Order } from './records.ts';
+import { sendCalls, type Order, type TimelineInput } from './records.ts';
 
 /**
  * The two calls order routing makes, as outbox jobs: to the POS (`POST /stream-pos/v1/orders`) and
  * to the DSP (`POST /stream-dsp/v1/event`), both as the merchant. Each is written in the
- * transaction of the change that causes it, with a `sent` entry on the order's timeline naming
+ * statement of the change that causes it, with a `sent` entry on the order's timeline naming
  * the job (whose attempts are the delivery log). The calls of one order to one partner run one at
  * a time in order (ordering key), so a cancel never overtakes the order it cancels.
  */
@@ -41,12 +42,35 @@ export const posKey = (orderId: string) => `order:${orderId}:pos`;
 const dspKey = (orderId: string) => `order:${orderId}:dsp`;
 const storeKey = (bindingId: string) => `store:${bindingId}`;
 
+/**
+ * A partner call about an order, planned: its job and the `sent` entry it leaves on the order's
+ * timeline. Written by `moveOrder`, `insertOrder` or `sendCalls` in the statement of the change that
+ * causes it.
+ */
+export interface OrderCall {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  job: EnqueueInput<any>;
+  sent?: Omit<TimelineInput, 'kind' | 'jobId'>;
+}
+
 /** A grant the merchant must renew will not heal by retrying. */
 function permanentIfGrantUnusable(err: unknown): never {
   if (err instanceof ApiError && err.code.startsWith('integration_'))
     throw new PermanentJobError(err.message);
   throw err;
 }
+
+// The order and the merchant grant of its POS location, in one query (every POS call).
+const posCallContext = prepared('orders_pos_grant', (db, name) =>
+  db
+    .select({ order: orders, row: integrations, partner: partners })
+    .from(orders)
+    .innerJoin(orgLocations, eq(orgLocations.id, orders.locationId))
+    .innerJoin(integrations, eq(integrations.id, orgLocations.integrationId))
+    .innerJoin(partners, eq(partners.id, integrations.sourcePartnerId))
+    .where(eq(orders.id, sql.placeholder('orderId')))
+    .prepare(name),
+);
 
 const PosCallPayload = z.object({ order_id: z.string(), request: PosOrderRequest });
 
@@ -62,35 +86,35 @@ export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryRes
   },
   async handle(job, ctx) {
     const { request } = job.payload;
-    // The order's status and the POS integration of its location, in one query.
-    const [found] = await ctx.db
-      .select({ status: orders.status, integrationId: orgLocations.integrationId })
-      .from(orders)
-      .innerJoin(orgLocations, eq(orgLocations.id, orders.locationId))
-      .where(eq(orders.id, job.payload.order_id));
+    const [found] = await posCallContext(ctx.db).execute({ orderId: job.payload.order_id });
     if (!found) throw new PermanentJobError(`Order ${job.payload.order_id} has no POS location.`);
+    const { order } = found;
     // A new order that was settled meanwhile (cancelled before it went out) is not sent.
-    if (request.type === 'order.created' && found.status !== 'received') return { skipped: found.status };
+    if (request.type === 'order.created' && order.status !== 'received')
+      return { order, skipped: order.status };
     try {
-      const answer = await merchant.call(ctx, found.integrationId, posReceiveOrder, {
+      const answer = await merchant.call(ctx, found.row.id, posReceiveOrder, {
         body: request,
         job,
+        grant: found,
       });
-      return { answer: answer.order ?? null };
+      return { order, answer: answer.order ?? null };
     } catch (err) {
       // A refusal of a new order is its outcome, not a failure to deliver: settle it, do not retry.
       if (err instanceof PartnerCallError && err.reason === 'rejected') {
-        if (request.type === 'order.created') return { rejected: err.responseText ?? '' };
+        if (request.type === 'order.created') return { order, rejected: err.responseText ?? '' };
         throw new PermanentJobError(err.message);
       }
       // Any 2xx acknowledges an update or a cancellation, whatever its body (`204`, text): only a
       // new order's answer carries something the platform needs.
-      if (err instanceof UnusableAnswerError && request.type !== 'order.created') return { answer: null };
+      if (err instanceof UnusableAnswerError && request.type !== 'order.created')
+        return { order, answer: null };
       return permanentIfGrantUnusable(err);
     }
   },
-  async onSucceeded(tx, job, result) {
-    if (job.payload.request.type === 'order.created') await settleDelivery(tx, job.payload.order_id, result);
+  // Every move settleDelivery makes is guarded on the order's status, so it is safe to run twice.
+  async settle(db, job, result) {
+    if (job.payload.request.type === 'order.created') await settleDelivery(db, result);
   },
   async onDead(tx, job) {
     if (job.payload.request.type === 'order.created')
@@ -98,7 +122,25 @@ export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryRes
   },
 });
 
-const DspCallPayload = z.object({ binding_id: z.string(), order_id: z.string().optional(), event: DspEvent });
+// A DSP event's binding with its merchant grant, in one query (every DSP call).
+const dspCallContext = prepared('orders_dsp_grant', (db, name) =>
+  db
+    .select({ binding: locationBindings, row: integrations, partner: partners })
+    .from(locationBindings)
+    .innerJoin(integrations, eq(integrations.id, locationBindings.dspIntegrationId))
+    .innerJoin(partners, eq(partners.id, integrations.sourcePartnerId))
+    .where(eq(locationBindings.id, sql.placeholder('id')))
+    .prepare(name),
+);
+
+const DspCallPayload = z.object({
+  /** The binding the event goes through; absent for an order of a store that is not bound (see below). */
+  binding_id: z.string().optional(),
+  /** The DSP and its store, for an order of an unbound store: the store's latest binding, if any. */
+  store: z.object({ dsp_partner_id: z.string(), store_id: z.string() }).optional(),
+  order_id: z.string().optional(),
+  event: DspEvent,
+});
 
 export const dspCall = defineJobKind<z.infer<typeof DspCallPayload>, void>({
   kind: 'orders.dsp',
@@ -111,16 +153,20 @@ export const dspCall = defineJobKind<z.infer<typeof DspCallPayload>, void>({
     return DSP_EVENT_DELIVERY.backoff;
   },
   async handle(job, ctx) {
-    const [binding] = await ctx.db
-      .select()
-      .from(locationBindings)
-      .where(eq(locationBindings.id, job.payload.binding_id));
-    if (!binding) throw new PermanentJobError(`Binding ${job.payload.binding_id} no longer exists.`);
+    const { store } = job.payload;
+    const bindingId =
+      job.payload.binding_id ??
+      (store && (await latestBindingOf(ctx.db, store.dsp_partner_id, store.store_id)));
+    // A store never bound: the DSP has no grant to call; it learnt the outcome from the webhook's answer.
+    if (!bindingId) return;
+    const [found] = await dspCallContext(ctx.db).execute({ id: bindingId });
+    if (!found) throw new PermanentJobError(`Binding ${bindingId} no longer exists.`);
     try {
-      await merchant.call(ctx, binding.dspIntegrationId, dspReceiveEvent, {
+      await merchant.call(ctx, found.row.id, dspReceiveEvent, {
         body: job.payload.event,
         job,
         allow: ['active'],
+        grant: found,
       });
     } catch (err) {
       if (err instanceof PartnerCallError && err.reason === 'rejected')
@@ -130,50 +176,50 @@ export const dspCall = defineJobKind<z.infer<typeof DspCallPayload>, void>({
   },
 });
 
-/** Sends the POS a new, updated or cancelled order (after the order's earlier POS calls). */
-export async function sendToPos(
-  tx: DbOrTx,
-  order: Order,
-  request: z.input<typeof PosOrderRequest>,
-): Promise<void> {
-  const jobId = await enqueue(tx, {
-    kind: posCall,
-    payload: { order_id: order.id, request },
-    partnerId: order.posPartnerId,
-    orderingKey: posKey(order.id),
-  });
-  await addTimeline(tx, order.id, {
-    kind: 'sent',
-    type: request.type,
-    partnerId: order.posPartnerId,
-    jobId,
-    body: request,
-  });
+/** The POS is sent a new, updated or cancelled order (after the order's earlier POS calls). */
+export function posCallOf(order: Order, request: z.input<typeof PosOrderRequest>): OrderCall {
+  return {
+    job: {
+      kind: posCall,
+      payload: { order_id: order.id, request },
+      partnerId: order.posPartnerId,
+      orderingKey: posKey(order.id),
+      runHere: true, // every change of an order locks or updates its row first (see `runHere`)
+    },
+    sent: { type: request.type, partnerId: order.posPartnerId, body: request },
+  };
+}
+
+/** Sends the POS an update of an order that is not moving (a delivery status): one statement. */
+export function sendToPos(tx: DbOrTx, order: Order, request: z.input<typeof PosOrderRequest>): Promise<void> {
+  return sendCalls(tx, order.id, [posCallOf(order, request)]);
 }
 
 type DspEventInput = z.input<typeof DspEvent>;
 
 /**
- * Sends the DSP an event about an order, through the binding the order came in on. An order for an
- * unknown store has none: the event then goes through the latest binding that store ever had (its
- * DSP grant), if any; otherwise the DSP learns the outcome only from the webhook's answer.
+ * The DSP is sent an event about an order, through the binding the order came in on. An order for
+ * an unknown store has none: the event then goes through the latest binding that store ever had
+ * (its DSP grant), if any, found when the job runs; otherwise the DSP learns the outcome only from
+ * the webhook's answer.
  */
-export async function sendOrderEventToDsp(tx: DbOrTx, order: Order, event: DspEventInput): Promise<void> {
-  const bindingId = order.bindingId ?? (await latestBindingOf(tx, order.dspPartnerId, order.dspLocationId));
-  if (!bindingId) return;
-  const jobId = await enqueue(tx, {
-    kind: dspCall,
-    payload: { binding_id: bindingId, order_id: order.id, event },
-    partnerId: order.dspPartnerId,
-    orderingKey: dspKey(order.id),
-  });
-  await addTimeline(tx, order.id, {
-    kind: 'sent',
-    type: event.type,
-    partnerId: order.dspPartnerId,
-    jobId,
-    body: event,
-  });
+export function dspCallOf(order: Order, event: DspEventInput): OrderCall {
+  return {
+    job: {
+      kind: dspCall,
+      payload: {
+        ...(order.bindingId
+          ? { binding_id: order.bindingId }
+          : { store: { dsp_partner_id: order.dspPartnerId, store_id: order.dspLocationId } }),
+        order_id: order.id,
+        event,
+      },
+      partnerId: order.dspPartnerId,
+      orderingKey: dspKey(order.id),
+      runHere: true,
+    },
+    sent: { type: event.type, partnerId: order.dspPartnerId, body: event },
+  };
 }
 
 /** Sends a DSP store a store event (pause, resume), after the store's earlier ones. */

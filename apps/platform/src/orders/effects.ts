@@ -1,19 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { OrderStatus } from '@stream/contracts/states';
-import type { DbOrTx, Tx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { orders } from '../db/schema/index.ts';
 import { defineJobKind } from '../jobs/kinds.ts';
-import { enqueue } from '../jobs/outbox.ts';
 import { refusingOrders } from './availability.ts';
-import { posKey, sendOrderEventToDsp, sendToPos } from './calls.ts';
+import { dspCallOf, posCallOf, posKey, type OrderCall } from './calls.ts';
 import { failOrder } from './outcome.ts';
 import { lockOrder, moveOrder, type Order } from './records.ts';
 
 /**
- * What each order status causes, in one place: every move of an order ends here, in the
- * transaction of the move (`orderChanged`), and enqueues the calls the new status means. Event
- * providers (the next capability) hook in here too: an order state change is where their events start.
+ * What each order status causes, in one place: `effectsOf` plans the calls (and timers) a status
+ * means, and `moveOrder` / `insertOrder` (`records.ts`) write them in the statement of the move, so
+ * a status is never reached without what it causes. Pure: it reads nothing but the order.
  */
 
 /** The POS confirms an `async_acceptance` order within this, or the order fails (tests shrink it). */
@@ -22,68 +21,73 @@ export const ASYNC_CONFIRMATION = { ms: 60_000 };
 /** Which order of which store a DSP event is about, in the DSP's ids. */
 const dspOrderRef = (order: Order) => ({ location_id: order.dspLocationId, order_id: order.dspOrderId });
 
-export async function orderChanged(tx: DbOrTx, order: Order, from: OrderStatus | null): Promise<void> {
+/** What reaching `order.status` (from `from`; null for a new order) causes. */
+export function effectsOf(order: Order, from: OrderStatus | null): OrderCall[] {
   switch (order.status) {
     case 'received':
-      await sendToPos(tx, order, { type: 'order.created', object: order.posOrder as never });
-      return;
+      return [posCallOf(order, { type: 'order.created', object: order.posOrder as never })];
     case 'scheduled':
-      await enqueue(tx, {
-        kind: releaseJob,
-        payload: { order_id: order.id },
-        runAt: order.releaseAt ?? undefined,
-        orderingKey: posKey(order.id),
-      });
-      return;
+      return [
+        {
+          job: {
+            kind: releaseJob,
+            payload: { order_id: order.id },
+            runAt: order.releaseAt ?? undefined,
+            orderingKey: posKey(order.id),
+          },
+        },
+      ];
     case 'awaiting_confirmation':
-      await enqueue(tx, {
-        kind: confirmationTimeout,
-        payload: { order_id: order.id },
-        runAt: new Date(Date.now() + ASYNC_CONFIRMATION.ms),
-      });
-      return;
+      return [
+        {
+          job: {
+            kind: confirmationTimeout,
+            payload: { order_id: order.id },
+            runAt: new Date(Date.now() + ASYNC_CONFIRMATION.ms),
+          },
+        },
+      ];
     case 'accepted':
-      await sendOrderEventToDsp(tx, order, {
-        type: 'location.order.accept',
-        ...dspOrderRef(order),
-        estimated_ready_at_ms: (order.estimatedReadyAt ?? new Date()).getTime(),
-      });
-      return;
+      return [
+        dspCallOf(order, {
+          type: 'location.order.accept',
+          ...dspOrderRef(order),
+          estimated_ready_at_ms: (order.estimatedReadyAt ?? new Date()).getTime(),
+        }),
+      ];
     case 'failed':
-      await sendOrderEventToDsp(tx, order, {
-        type: 'location.order.fail',
-        ...dspOrderRef(order),
-        failure_reason: order.failureReason ?? 'unknown',
-        failure_details: order.failureDetails ?? { invalid_item_ids: [] },
-      });
-      return;
+      return [
+        dspCallOf(order, {
+          type: 'location.order.fail',
+          ...dspOrderRef(order),
+          failure_reason: order.failureReason ?? 'unknown',
+          failure_details: order.failureDetails ?? { invalid_item_ids: [] },
+        }),
+      ];
     case 'ready_for_pickup':
     case 'completed':
-      await sendOrderEventToDsp(tx, order, {
-        type: 'location.order.notify_status_change',
-        ...dspOrderRef(order),
-        order_status_update: order.status,
-      });
-      return;
+      return [
+        dspCallOf(order, {
+          type: 'location.order.notify_status_change',
+          ...dspOrderRef(order),
+          order_status_update: order.status,
+        }),
+      ];
     case 'merchant_canceled':
-      await sendOrderEventToDsp(tx, order, {
-        type: 'location.order.cancel',
-        ...dspOrderRef(order),
-      });
-      return;
+      return [dspCallOf(order, { type: 'location.order.cancel', ...dspOrderRef(order) })];
     case 'dsp_canceled':
       // A scheduled order never reached the POS: nothing to tell it.
-      if (from !== 'scheduled') {
-        await sendToPos(tx, order, {
+      if (from === 'scheduled') return [];
+      return [
+        posCallOf(order, {
           type: 'order.canceled',
           object: {
             location_id: order.posLocationId ?? '',
             order_id: order.id,
             ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
           },
-        });
-      }
-      return;
+        }),
+      ];
   }
 }
 
@@ -118,8 +122,7 @@ export const releaseJob = defineJobKind<z.infer<typeof OrderPayload>, void>({
       );
       return;
     }
-    const moved = await moveOrder(tx, order, 'received', 'release time reached');
-    if (moved) await orderChanged(tx, moved, order.status);
+    await moveOrder(tx, order, 'received', 'release time reached');
   },
 });
 

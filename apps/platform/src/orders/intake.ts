@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   CancelOrderWebhook,
@@ -9,19 +9,29 @@ import type {
   StoreStatusUpdateWebhook,
 } from '@stream/contracts/apis/become-a-dsp/index';
 import { ORDER_SOURCES, type OrderFailureDetails, type OrderFailureReason } from '@stream/contracts';
+import type { OrderStatus } from '@stream/contracts/states';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
+import { prepared } from '../db/prepared.ts';
 import { locationBindings, orders, orgLocations } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { enqueue } from '../jobs/outbox.ts';
+import { atOnce, enqueue, transaction } from '../jobs/outbox.ts';
 import { LIVE_BINDING_STATES, type Binding, type OrgLocation } from '../onboarding/bindings.ts';
 import type { Partner } from '../partners/service.ts';
 import { refusalReason } from './availability.ts';
 import { posKey } from './calls.ts';
-import { orderChanged } from './effects.ts';
 import { failOrder } from './outcome.ts';
-import { addTimeline, byDspOrder, lockOrder, recordWebhook, type Order } from './records.ts';
+import {
+  addTimeline,
+  byDspOrder,
+  insertOrder,
+  lockOrder,
+  recordWebhook,
+  type NewOrder,
+  type Order,
+  type TimelineInput,
+} from './records.ts';
 import { applyDspEvent, applyQueuedEvent, settle, type Settled } from './relay.ts';
 import { recordStoreStatus } from './store-status.ts';
 import { toPosOrder } from './translate.ts';
@@ -65,19 +75,25 @@ interface Route {
   location: OrgLocation;
 }
 
-/** The location a DSP store is bound to (a live binding), if any. */
-async function routeOf(db: DbOrTx, dspPartnerId: string, storeId: string): Promise<Route | undefined> {
-  const [row] = await db
+// Every new order looks its store up: prepared once per database.
+const liveRoute = prepared('orders_route', (db, name) =>
+  db
     .select({ binding: locationBindings, location: orgLocations })
     .from(locationBindings)
     .innerJoin(orgLocations, eq(orgLocations.id, locationBindings.locationId))
     .where(
       and(
-        eq(locationBindings.dspPartnerId, dspPartnerId),
-        eq(locationBindings.dspProviderId, storeId),
+        eq(locationBindings.dspPartnerId, sql.placeholder('dspPartnerId')),
+        eq(locationBindings.dspProviderId, sql.placeholder('storeId')),
         inArray(locationBindings.status, LIVE_BINDING_STATES),
       ),
-    );
+    )
+    .prepare(name),
+);
+
+/** The location a DSP store is bound to (a live binding), if any. */
+async function routeOf(db: DbOrTx, dspPartnerId: string, storeId: string): Promise<Route | undefined> {
+  const [row] = await liveRoute(db).execute({ dspPartnerId, storeId });
   return row;
 }
 
@@ -111,103 +127,105 @@ async function receiveNewOrder(
   body: z.output<typeof NewOrderWebhook>,
 ): Promise<WebhookOutcome> {
   const receivedAt = Date.now();
-  return ctx.db.transaction(async (tx) => {
-    const eventId = newId('evt');
-    const orderId = newId('ord');
-    const route = await routeOf(tx, partner.id, body.location_id);
-    const validation = validateDspOrder(body.order, {
-      receivedAtMs: receivedAt,
-      defaultSource: sourceOf(partner),
-    });
-    const valid = validation.ok ? validation.order : undefined;
-    let posOrder: Record<string, unknown> | null = null;
-    let failed: Failure | undefined;
-    if (!route) {
-      failed = failure(
-        'location_not_found',
-        'unknown store',
-        `Store ${body.location_id} is not connected to a restaurant location on the platform; the merchant must bind it first.`,
-      );
-    } else if (!valid) {
-      failed = failure(
-        'order_validation_error',
-        'order breaks the contract',
-        problemsMessage(validation.ok ? [] : validation.problems),
-      );
-    } else {
-      const translated = toPosOrder(valid, {
-        orderId,
-        posLocationId: route.location.providerId,
-        placedAtMs: receivedAt,
-        itemIds: undefined, // no published menu maps ids yet: they pass through
-      });
-      if (!translated.ok) {
-        failed = failure(
-          'pos_missing_items',
-          'items unknown to the POS',
-          `The POS does not know these items: ${translated.missingItemIds.join(', ')}. Republish the menu.`,
-          translated.missingItemIds,
-        );
-      } else posOrder = translated.order;
-      // A future order is checked again at its release; the location may reopen by then.
-      const refusing = valid.is_future_order
-        ? undefined
-        : refusalReason(route.location, route.binding, receivedAt);
-      if (!failed && refusing)
-        failed = failure('restaurant_not_accepting_orders', 'location not taking orders', refusing);
-    }
-    const prepMs = (route?.location.prepTimeMinutes ?? 0) * 60_000;
-    const requestedFor = valid ? new Date(valid.estimated_ready_at_ms) : null;
-    const status = !failed && valid?.is_future_order === true ? 'scheduled' : 'received';
-    // The answer is known now unless the order fails below (then it is rewritten).
-    const answer: DspWebhookAnswer = { event_id: eventId, order_id: orderId, status };
-    const [inserted] = await tx
-      .insert(orders)
-      .values({
-        id: orderId,
-        dspPartnerId: partner.id,
-        dspOrderId: body.order.id,
-        dspLocationId: body.location_id,
-        bindingId: route?.binding.id ?? null,
-        locationId: route?.location.id ?? null,
-        orgId: route?.location.orgId ?? null,
-        posPartnerId: route?.location.sourcePartnerId ?? null,
-        posLocationId: route?.location.providerId ?? null,
-        status,
-        fulfillmentType: body.order.fulfillment_type,
-        isFutureOrder: valid?.is_future_order ?? false,
-        requestedFor,
-        releaseAt: status === 'scheduled' && requestedFor ? new Date(requestedFor.getTime() - prepMs) : null,
-        estimatedReadyAt: requestedFor,
-        dspOrder: body.order as Record<string, unknown>,
-        posOrder,
-        answer,
-      })
-      .onConflictDoNothing({ target: [orders.dspPartnerId, orders.dspOrderId] })
-      .returning();
-    // The same order was posted before (or concurrently, and committed first): answer as then.
-    if (!inserted) return repeatedPost(tx, partner, body);
-    await recordWebhook(tx, {
-      id: eventId,
-      partnerId: partner.id,
-      type: body.type,
-      body,
-      orderId,
-      locationId: inserted.locationId,
-    });
-    await addTimeline(
-      tx,
-      orderId,
-      { kind: 'received', type: body.type, partnerId: partner.id, eventId },
-      { kind: 'status', type: status, to: status, detail: 'new order' },
+  const route = await routeOf(ctx.db, partner.id, body.location_id);
+  const eventId = newId('evt');
+  const orderId = newId('ord');
+  const validation = validateDspOrder(body.order, {
+    receivedAtMs: receivedAt,
+    defaultSource: sourceOf(partner),
+  });
+  const valid = validation.ok ? validation.order : undefined;
+  let posOrder: Record<string, unknown> | null = null;
+  let failed: Failure | undefined;
+  if (!route) {
+    failed = failure(
+      'location_not_found',
+      'unknown store',
+      `Store ${body.location_id} is not connected to a restaurant location on the platform; the merchant must bind it first.`,
     );
-    if (!failed) {
-      await orderChanged(tx, inserted, null);
-      return { status: 202, answer };
-    }
-    const order = (await failOrder(tx, inserted, failed.reason, failed.details, failed.cause)) ?? inserted;
-    const failedAnswer = answerOf(eventId, order);
-    await tx.update(orders).set({ answer: failedAnswer }).where(eq(orders.id, orderId));
+  } else if (!valid) {
+    failed = failure(
+      'order_validation_error',
+      'order breaks the contract',
+      problemsMessage(validation.ok ? [] : validation.problems),
+    );
+  } else {
+    const translated = toPosOrder(valid, {
+      orderId,
+      posLocationId: route.location.providerId,
+      placedAtMs: receivedAt,
+      itemIds: undefined, // no published menu maps ids yet: they pass through
+    });
+    if (!translated.ok) {
+      failed = failure(
+        'pos_missing_items',
+        'items unknown to the POS',
+        `The POS does not know these items: ${translated.missingItemIds.join(', ')}. Republish the menu.`,
+        translated.missingItemIds,
+      );
+    } else posOrder = translated.order;
+    // A future order is checked again at its release; the location may reopen by then.
+    const refusing = valid.is_future_order
+      ? undefined
+      : refusalReason(route.location, route.binding, receivedAt);
+    if (!failed && refusing)
+      failed = failure('restaurant_not_accepting_orders', 'location not taking orders', refusing);
+  }
+  const prepMs = (route?.location.prepTimeMinutes ?? 0) * 60_000;
+  const requestedFor = valid ? new Date(valid.estimated_ready_at_ms) : null;
+  const status = !failed && valid?.is_future_order === true ? 'scheduled' : 'received';
+  // The answer is known now unless the order fails below (then it is rewritten).
+  const answer: DspWebhookAnswer = { event_id: eventId, order_id: orderId, status };
+  const row: NewOrder & { id: string; status: OrderStatus } = {
+    id: orderId,
+    dspPartnerId: partner.id,
+    dspOrderId: body.order.id,
+    dspLocationId: body.location_id,
+    bindingId: route?.binding.id ?? null,
+    locationId: route?.location.id ?? null,
+    orgId: route?.location.orgId ?? null,
+    posPartnerId: route?.location.sourcePartnerId ?? null,
+    posLocationId: route?.location.providerId ?? null,
+    status,
+    fulfillmentType: body.order.fulfillment_type,
+    isFutureOrder: valid?.is_future_order ?? false,
+    requestedFor,
+    releaseAt: status === 'scheduled' && requestedFor ? new Date(requestedFor.getTime() - prepMs) : null,
+    estimatedReadyAt: requestedFor,
+    dspOrder: body.order as Record<string, unknown>,
+    posOrder,
+    answer,
+  };
+  const webhook = {
+    id: eventId,
+    partnerId: partner.id,
+    type: body.type,
+    body,
+    orderId,
+    locationId: route?.location.id,
+  };
+  const entries: TimelineInput[] = [
+    { kind: 'received', type: body.type, partnerId: partner.id, eventId },
+    { kind: 'status', type: status, to: status, detail: 'new order' },
+  ];
+  if (!failed) {
+    // The common case is one statement: the order, its webhook, its timeline and its first call.
+    const inserted = await atOnce(ctx, (db) => insertOrder(db, row, webhook, entries));
+    if (inserted) return { status: 202, answer };
+    // The same order was posted before (or concurrently, and committed first): answer as then.
+    return transaction(ctx, (tx) => repeatedPost(tx, partner, body));
+  }
+  const why = failed;
+  return transaction(ctx, async (tx) => {
+    const inserted = await insertOrder(tx, row, webhook, entries, false);
+    if (!inserted) return repeatedPost(tx, partner, body);
+    const failedAnswer = answerOf(eventId, {
+      ...inserted,
+      status: 'failed',
+      failureReason: why.reason,
+      failureDetails: why.details,
+    });
+    await failOrder(tx, inserted, why.reason, why.details, why.cause, { answer: failedAnswer });
     return { status: 202, answer: failedAnswer };
   });
 }

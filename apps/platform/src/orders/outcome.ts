@@ -3,9 +3,8 @@ import type { PosOrderAnswer } from '@stream/contracts/apis/become-a-pos/index';
 import type { OrderFailureDetails, OrderFailureReason } from '@stream/contracts';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { orgLocations, orders } from '../db/schema/index.ts';
-import { orderChanged } from './effects.ts';
 import { failureFromPosRejection } from './pos-rejection.ts';
-import { findOrder, moveOrder, type Order } from './records.ts';
+import { findOrder, moveOrder, type Order, type OrderPatch } from './records.ts';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -13,39 +12,34 @@ import { eq } from 'drizzle-orm';
  * or failed with a reason the DSP can act on. Runs in the transaction that finishes the delivery job.
  */
 
-export type DeliveryResult =
+/** What the POS delivery job found: the order as it read it, and the POS's answer. */
+export type DeliveryResult = { order: Order } & (
   | { answer: z.output<typeof PosOrderAnswer>['order'] | null }
   | { rejected: string }
-  | { skipped: string };
-
-type Current = Pick<Order, 'id' | 'status'>;
+  | { skipped: string }
+);
 
 /** Fails an order (if it may still fail) and tells the DSP why. */
-export async function failOrder(
+export function failOrder(
   tx: DbOrTx,
-  order: Current,
+  order: Order,
   reason: OrderFailureReason,
   details: OrderFailureDetails,
   cause: string,
+  patch: OrderPatch = {},
 ): Promise<Order | undefined> {
-  const moved = await moveOrder(tx, order, 'failed', cause, {
-    failureReason: reason,
-    failureDetails: details,
-  });
-  if (moved) await orderChanged(tx, moved, order.status);
-  return moved;
+  return moveOrder(tx, order, 'failed', cause, { ...patch, failureReason: reason, failureDetails: details });
 }
 
 /**
  * The delivery job's outcome. Only a `received` order is settled here; every move is guarded on
  * that status, so an order settled meanwhile (by a racing event) is left as it is.
  */
-export async function settleDelivery(tx: Tx, orderId: string, result: DeliveryResult): Promise<void> {
+export async function settleDelivery(tx: DbOrTx, result: DeliveryResult): Promise<void> {
   if ('skipped' in result) return;
-  const received: Current = { id: orderId, status: 'received' };
+  const order = result.order;
+  if (order.status !== 'received') return;
   if ('rejected' in result) {
-    const order = await findOrder(tx, orderId);
-    if (order?.status !== 'received') return;
     const failure = failureFromPosRejection(parseJson(result.rejected), dspIdOf(order));
     await failOrder(tx, order, failure.reason, failure.details, 'POS refused the order');
     return;
@@ -54,7 +48,7 @@ export async function settleDelivery(tx: Tx, orderId: string, result: DeliveryRe
   if (!answer?.provider_id) {
     await failOrder(
       tx,
-      received,
+      order,
       'unknown',
       {
         invalid_item_ids: [],
@@ -65,35 +59,35 @@ export async function settleDelivery(tx: Tx, orderId: string, result: DeliveryRe
     return;
   }
   if (answer.async_acceptance) {
-    const moved = await moveOrder(tx, received, 'awaiting_confirmation', 'POS answers async_acceptance', {
+    await moveOrder(tx, order, 'awaiting_confirmation', 'POS answers async_acceptance', {
       posOrderId: answer.provider_id,
     });
-    if (moved) await orderChanged(tx, moved, received.status);
     return;
   }
-  await acceptOrder(tx, received, answer.provider_id, answer.prep_time_minutes, 'POS accepts');
+  await acceptOrder(tx, order, answer.provider_id, answer.prep_time_minutes, 'POS accepts');
 }
 
 /** Accepts the order: the food is ready after the POS's prep time (its answer's, else the location's, else 30 min). */
 export async function acceptOrder(
   tx: DbOrTx,
-  order: Current,
+  order: Order,
   posOrderId: string | null,
   prepTimeMinutes: number | undefined,
   cause: string,
-): Promise<void> {
+): Promise<Order | undefined> {
   const prep = prepTimeMinutes ?? (await locationPrepTime(tx, order.id)) ?? 30;
-  const moved = await moveOrder(tx, order, 'accepted', cause, {
+  return moveOrder(tx, order, 'accepted', cause, {
     ...(posOrderId ? { posOrderId } : {}),
     estimatedReadyAt: new Date(Date.now() + Math.round(prep * 60_000)),
   });
-  if (moved) await orderChanged(tx, moved, order.status);
 }
 
 export async function deliveryGaveUp(tx: Tx, orderId: string, error: string): Promise<void> {
+  const order = await findOrder(tx, orderId);
+  if (order?.status !== 'received') return;
   await failOrder(
     tx,
-    { id: orderId, status: 'received' },
+    order,
     'unknown',
     {
       invalid_item_ids: [],

@@ -13,9 +13,9 @@ import { orders, webhookEvents } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineJobKind } from '../jobs/kinds.ts';
 import { sendToPos } from './calls.ts';
-import { orderChanged, TIMER } from './effects.ts';
+import { TIMER } from './effects.ts';
 import { acceptOrder, failOrder } from './outcome.ts';
-import { addTimeline, findOrder, lockOrder, moveOrder, refusal, type Order } from './records.ts';
+import { addTimeline, lockOrder, moveOrder, refusal, type Order } from './records.ts';
 
 /**
  * Events about an existing order, from either side, applied to its state: DSP cancellations and
@@ -37,9 +37,7 @@ async function moveOrRefuse(tx: DbOrTx, order: Order, to: OrderStatus, cause: st
   if (order.status === to) return { order };
   if (!canTransition(ORDER_STATES, order.status, to)) return { refused: refusal(order, to) };
   const moved = await moveOrder(tx, order, to, cause);
-  if (!moved) return { refused: refusal(order, to) };
-  await orderChanged(tx, moved, order.status);
-  return { order: moved };
+  return moved ? { order: moved } : { refused: refusal(order, to) };
 }
 
 async function recordRefusal(
@@ -139,8 +137,7 @@ export async function applyPosStatus(
 ): Promise<Applied> {
   let applied: Applied;
   if (order.status === 'awaiting_confirmation' && status === 'accepted') {
-    await acceptOrder(tx, order, null, undefined, 'POS confirms');
-    applied = { order: (await findOrder(tx, order.id)) ?? order };
+    applied = { order: (await acceptOrder(tx, order, null, undefined, 'POS confirms')) ?? order };
   } else if (order.status === 'awaiting_confirmation' && status === 'merchant_canceled') {
     const failed = await failOrder(
       tx,

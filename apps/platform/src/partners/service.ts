@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { ALL_SCOPES, type PartnerKind, type Scope } from '@stream/contracts/common';
 import type { DbOrTx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { prepared } from '../db/prepared.ts';
 import { newId } from '../db/ids.ts';
 import { apiClients, partners, tokenFamilies } from '../db/schema/index.ts';
 import { decrypt, encrypt, newSecret, sha256Hex } from '../http/secrets.ts';
@@ -80,9 +81,25 @@ export async function createPartner(
 
 export type Partner = typeof partners.$inferSelect;
 
+// Every signed webhook looks its partner up: prepared once per database.
+const partnerById = prepared('partner_by_id', (db, name) =>
+  db
+    .select()
+    .from(partners)
+    .where(eq(partners.id, sql.placeholder('ref')))
+    .prepare(name),
+);
+const partnerBySlug = prepared('partner_by_slug', (db, name) =>
+  db
+    .select()
+    .from(partners)
+    .where(eq(partners.slug, sql.placeholder('ref')))
+    .prepare(name),
+);
+
 export async function findPartner(db: DbOrTx, idOrSlug: string): Promise<Partner | undefined> {
-  const column = idOrSlug.startsWith('ptr_') ? partners.id : partners.slug;
-  const [row] = await db.select().from(partners).where(eq(column, idOrSlug));
+  const query = idOrSlug.startsWith('ptr_') ? partnerById(db) : partnerBySlug(db);
+  const [row] = await query.execute({ ref: idOrSlug });
   return row;
 }
 

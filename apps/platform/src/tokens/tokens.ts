@@ -7,7 +7,7 @@ import { newId } from '../db/ids.ts';
 import { apiClients, orgs } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { newSecret, sha256Hex } from '../http/secrets.ts';
-import { prepared } from '../auth/prepared.ts';
+import { prepared } from '../db/prepared.ts';
 import { findVisibleOrg } from '../onboarding/orgs.ts';
 
 /*
