@@ -28,17 +28,13 @@ export const REDACTED = '[redacted]';
 type Def = { type: string } & Record<string, any>;
 const defOf = (schema: z.ZodType): Def => (schema as any)._zod.def as Def;
 
+/** Schema types that wrap one `innerType` and hold the same values. */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
+
 /** The schemas a def points to (the branches `redactSecrets` walks). */
 function children(def: Def): z.ZodType[] {
+  if (WRAPPERS.has(def.type)) return [def.innerType];
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      return [def.innerType];
     case 'pipe':
       return [def.in, def.out];
     case 'lazy':
@@ -83,15 +79,8 @@ export function redactSecrets(schema: z.ZodType | undefined, value: unknown): un
   if (!schema || value === undefined || value === null || !hasSecrets(schema)) return value;
   if (isSecret(schema)) return REDACTED;
   const def = defOf(schema);
+  if (WRAPPERS.has(def.type)) return redactSecrets(def.innerType, value);
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      return redactSecrets(def.innerType, value);
     case 'pipe':
       return redactSecrets(def.out, redactSecrets(def.in, value));
     case 'lazy':
