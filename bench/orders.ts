@@ -108,6 +108,8 @@ interface Row {
   perSecond: number;
   p50: number;
   p99: number;
+  /** p50 of the webhook's own answer (the 202 the DSP waits for before it posts the next order). */
+  ackP50: number;
   errors: number;
   /** CPU time of this process (platform, partners and load generator) per second of the run. */
   cpu: number;
@@ -136,6 +138,7 @@ async function measure(
   ms = DURATION,
 ): Promise<Row> {
   const latencies: number[] = [];
+  const acks: number[] = [];
   let errors = 0;
   const end = performance.now() + ms;
   const loop = async () => {
@@ -154,6 +157,7 @@ async function measure(
         body: raw,
       });
       await res.body.text();
+      acks.push(performance.now() - started);
       if (res.statusCode !== 202) {
         errors++;
         waiting.delete(body.order.id);
@@ -167,14 +171,17 @@ async function measure(
   await Promise.all(Array.from({ length: concurrency }, loop));
   const cpu = process.cpuUsage(cpu0);
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  acks.sort((a, b) => a - b);
+  const quantile = (list: number[], q: number) =>
+    list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? NaN;
+  const at = (q: number) => quantile(latencies, q);
   return {
     name,
     concurrency,
     perSecond: latencies.length / (ms / 1000),
     p50: at(0.5),
     p99: at(0.99),
+    ackP50: quantile(acks, 0.5),
     errors,
     cpu: (cpu.user + cpu.system) / 1000 / ms,
   };
@@ -276,15 +283,15 @@ async function main() {
           .join(' ')} after, ${availableParallelism()} cores\n`,
     );
     console.log(
-      '| concurrency | path | orders/s | p50 ms | p99 ms | errors | CPU of the process | orders/s vs forwarder | p50 - forwarder p50 |',
+      '| concurrency | path | orders/s | p50 ms | p99 ms | 202 p50 ms | errors | CPU of the process | orders/s vs forwarder | p50 - forwarder p50 |',
     );
-    console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const [bare, ours] of rows) {
       for (const r of [bare, ours]) {
         const ratio = r === bare ? '1.000' : (ours.perSecond / bare.perSecond).toFixed(3);
         const delta = r === bare ? '-' : `${(ours.p50 - bare.p50).toFixed(1)} ms`;
         console.log(
-          `| ${r.concurrency} | ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${(r.cpu * 100).toFixed(0)} % | ${ratio} | ${delta} |`,
+          `| ${r.concurrency} | ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ackP50.toFixed(1)} | ${r.errors} | ${(r.cpu * 100).toFixed(0)} % | ${ratio} | ${delta} |`,
         );
       }
     }
