@@ -21,6 +21,7 @@ import { registerWebhookSignatures } from './webhooks/signature.ts';
 import { checkJobKinds, startWorker, type Worker } from './jobs/worker.ts';
 import type { AnyJobKind } from './jobs/kinds.ts';
 import { startPruner } from './jobs/retention.ts';
+import { runJobsHere } from './jobs/outbox.ts';
 import { JOB_KINDS } from './job-kinds.ts';
 import { registerAdmin } from './admin/index.ts';
 import { mountSandbox } from './sandbox-mount.ts';
@@ -108,7 +109,7 @@ export async function startPlatform(
     const kinds = [...JOB_KINDS, ...(opts.jobKinds ?? [])];
     await checkJobKinds(database.db, kinds);
     const worker = startWorker(app.ctx, { kinds });
-    app.ctx.runner = worker; // jobs a request enqueues with `runHere` start here once it commits
+    runJobsHere(app.ctx, worker); // jobs a request enqueues with `runHere` start here once it commits
     const pruner = startPruner(app.ctx, worker.id);
     await app.ready();
     let stopping: Promise<void> | undefined;

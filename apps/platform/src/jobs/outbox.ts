@@ -66,16 +66,21 @@ export interface LocalRunner {
 /** The transactions `transaction` runs, with the runner and the jobs to start after their commit. */
 const localJobs = new WeakMap<DbOrTx, { runner: LocalRunner; adopted: AdoptedJob[] }>();
 
+/** Each process's worker, once started, by its context: `transaction` hands it the jobs it may start at once. */
+const runners = new WeakMap<AppContext, LocalRunner>();
+
+/** Makes `runner` (the process's worker) start the `runHere` jobs enqueued with `ctx`. */
+export function runJobsHere(ctx: AppContext, runner: LocalRunner): void {
+  runners.set(ctx, runner);
+}
+
 /**
  * Runs `fn` in a transaction; the jobs it enqueues with `runHere` start in this process as soon as
  * it commits (a rollback gives their slots back). Without a worker in this process (the CLI,
  * tests of one module) it is a plain transaction.
  */
-export async function transaction<T>(
-  ctx: Pick<AppContext, 'db' | 'runner'>,
-  fn: (tx: Tx) => Promise<T>,
-): Promise<T> {
-  const runner = ctx.runner;
+export async function transaction<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const runner = runners.get(ctx);
   if (!runner) return ctx.db.transaction(fn);
   const adopted: AdoptedJob[] = [];
   let result: T;
@@ -96,11 +101,8 @@ export async function transaction<T>(
  * Runs `fn` on the database outside any transaction (each statement commits by itself: use it for
  * work that is one statement), starting the jobs it enqueued with `runHere` once `fn` is done.
  */
-export async function atOnce<T>(
-  ctx: Pick<AppContext, 'db' | 'runner'>,
-  fn: (db: DbOrTx) => Promise<T>,
-): Promise<T> {
-  const runner = ctx.runner;
+export async function atOnce<T>(ctx: AppContext, fn: (db: DbOrTx) => Promise<T>): Promise<T> {
+  const runner = runners.get(ctx);
   if (!runner) return fn(ctx.db);
   // A handle of its own (the database's methods, through its prototype) to key this call's jobs by.
   const db = Object.create(ctx.db) as DbOrTx;
