@@ -146,6 +146,7 @@ export async function collectContractData(mod: Record<string, unknown> = contrac
     enums,
     stateMachines: collectStateMachines(),
     unions: collectUnions(registered),
+    menuFailureCodes: { ...contracts.MENU_FAILURE_CODES },
   };
 }
 

@@ -26,6 +26,8 @@ export interface ContractData {
   stateMachines: Record<string, StateMachineData>;
   /** Every named discriminated union (the webhooks and events told apart by `type`), by schema id. */
   unions: Record<string, UnionData>;
+  /** The menu publish failure codes (section 8) and when each occurs. */
+  menuFailureCodes: Record<string, string>;
 }
 
 /** A discriminated union: one member per value of its discriminator, in declaration order. */

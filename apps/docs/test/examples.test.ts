@@ -55,20 +55,25 @@ describe('JSON examples of the guides', () => {
   });
 });
 
-/** The sandbox POS and DSP as the sandbox guide uses them: base URL and the OAuth client Stream holds. */
+/** The sandbox POS, DSP and event provider as the guides use them: base URL, control client, signing identity. */
 async function sandboxEnv(platform: TestPlatform): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
-  for (const kind of ['pos', 'dsp'] as const) {
+  for (const kind of ['pos', 'dsp', 'events'] as const) {
     const partner = await findPartner(platform.app.ctx.db, `sandbox-${kind}`);
     const creds =
       partner && (await sandboxCredentials(platform.app.ctx.db, platform.config.encryptionKey, partner));
-    if (!creds?.base_url || !creds.oauth_client_id || !creds.oauth_client_secret)
-      throw new Error(`no sandbox-${kind}`);
+    if (!creds?.base_url) throw new Error(`no sandbox-${kind}`);
+    // The POS and DSP simulators take the OAuth client they issued; the event provider, its partner's own client.
+    const client =
+      kind === 'events'
+        ? { id: creds.client_id, secret: creds.client_secret }
+        : { id: creds.oauth_client_id, secret: creds.oauth_client_secret };
+    if (!client.id || !client.secret) throw new Error(`no client for sandbox-${kind}`);
     const prefix = `SANDBOX_${kind.toUpperCase()}`;
     Object.assign(env, {
       [`${prefix}_URL`]: creds.base_url,
-      [`${prefix}_CLIENT_ID`]: creds.oauth_client_id,
-      [`${prefix}_CLIENT_SECRET`]: creds.oauth_client_secret,
+      [`${prefix}_CLIENT_ID`]: client.id,
+      [`${prefix}_CLIENT_SECRET`]: client.secret,
       // Signed webhooks as the sandbox partner (the order guides).
       [`${prefix}_PARTNER_ID`]: creds.partner_id,
       [`${prefix}_PARTNER_SLUG`]: creds.slug,

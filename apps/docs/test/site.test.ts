@@ -311,5 +311,6 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
         });
       }
     }
-  });
+    // Six full renders (two of a long API reference) on a shared machine: a limit for hangs only.
+  }, 90_000);
 });

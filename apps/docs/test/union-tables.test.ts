@@ -8,6 +8,7 @@ import {
   DSP_WEBHOOK_TYPES,
   StoreStatusUpdateWebhook,
 } from '@stream/contracts/apis/become-a-dsp/index';
+import { PROVIDER_WEBHOOK_TYPES } from '@stream/contracts/apis/integrate-with-events/index';
 import { OrderStatusUpdatedWebhook, POS_WEBHOOK_TYPES } from '@stream/contracts/apis/become-a-pos/index';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContractData } from '../plugins/contract-data.ts';
@@ -29,7 +30,9 @@ describe('the unions the guides list', () => {
     expect(values('DspEvent')).toEqual([...DSP_EVENT_TYPES]);
     expect(values('PosWebhook')).toEqual([...POS_WEBHOOK_TYPES]);
     expect(values('PosOrderRequest')).toEqual(['order.created', 'order.updated', 'order.canceled']);
-    for (const name of ['DspWebhook', 'DspEvent', 'PosWebhook'])
+    expect(values('OrderEvent')).toEqual(['order.confirmed', 'order.updated', 'order.canceled']);
+    expect(values('EventProviderWebhook')).toEqual([...PROVIDER_WEBHOOK_TYPES]);
+    for (const name of ['DspWebhook', 'DspEvent', 'PosWebhook', 'OrderEvent', 'EventProviderWebhook'])
       for (const m of collected.unions[name]!.members)
         expect(m.description, `${name} ${m.value}`).toBeTruthy();
   });

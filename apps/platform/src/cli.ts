@@ -14,6 +14,10 @@ Commands:
   partners rotate-secret  replace a partner's client and/or webhook secret
   keys rotate             sign Partner API tokens with a new key from now on
   orders show <id>        an order and its timeline (every webhook, status change and call)
+  events list|enable|disable|status
+                          which event providers hear a location's orders; their circuits
+  menus publish <id>      pull a location's catalog and publish its menus now
+  partners menu-settings  how a DSP takes its menus (v2 flag, nesting, price platform)
 Run "stream-platform <command> --help" for a command's options; "stream-platform --version"
 prints the platform's version.
 
@@ -30,6 +34,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   partners: async () => (await import('./cli/partners.ts')).partners,
   keys: async () => (await import('./cli/keys.ts')).keys,
   orders: async () => (await import('./cli/orders.ts')).orders,
+  events: async () => (await import('./cli/events.ts')).events,
+  menus: async () => (await import('./cli/menus.ts')).menus,
 };
 
 /** The platform's version: apps/platform/package.json. */

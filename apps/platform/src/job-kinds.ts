@@ -1,4 +1,6 @@
 import type { AnyJobKind } from './jobs/kinds.ts';
+import { eventDelivery } from './events/delivery.ts';
+import { menuIngest, menuNotifyPos, menuPublish } from './menus/publish.ts';
 import { partnerHttp } from './jobs/partner-http.ts';
 import { connectJob, disconnectJob } from './onboarding/connection-jobs.ts';
 import { dspCall, posCall } from './orders/calls.ts';
@@ -21,4 +23,8 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   confirmationTimeout,
   applyQueuedEvent,
   resumeJob,
+  eventDelivery,
+  menuIngest,
+  menuPublish,
+  menuNotifyPos,
 ];

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { ORDER_EVENT_EXAMPLES } from '@stream/contracts/apis/integrate-with-events/index';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -98,12 +99,7 @@ describe('sandbox partners mounted in the platform', () => {
   it('verifies events with the sandbox-events webhook secret', async () => {
     const { config, db } = platform.app.ctx;
     const secret = webhookSecretOf(config.encryptionKey, (await findPartner(db, 'sandbox-events'))!);
-    const body = JSON.stringify({
-      type: 'order.confirmed',
-      location_id: 'loc_1',
-      reference_id: 'ord_1',
-      order: {},
-    });
+    const body = JSON.stringify(ORDER_EVENT_EXAMPLES.confirmed);
     const signature = createHmac('sha256', secret).update(body).digest('hex');
     const res = await call('POST', `${platform.url}/sandbox/events/event`, {
       body,

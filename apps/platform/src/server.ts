@@ -17,6 +17,9 @@ import { billing } from './billing/index.ts';
 import { orders } from './orders/index.ts';
 import { order } from './order/index.ts';
 import { pos } from './pos/index.ts';
+import { eventProvider } from './event-provider/index.ts';
+import { menus } from './menus/index.ts';
+import { menuFiles } from './menu-files/index.ts';
 import { registerWebhookSignatures } from './webhooks/signature.ts';
 import { checkJobKinds, startWorker, type Worker } from './jobs/worker.ts';
 import type { AnyJobKind } from './jobs/kinds.ts';
@@ -50,9 +53,19 @@ export async function buildApp(
   await registerAuth(app);
   // One Fastify scope per API, with its error envelope; one child scope per capability (the first
   // path segment, also the folder of its route files).
-  await registerApi(app, 'partner', [oauth, wellKnown, tokens, onboarding, whiteLabel, billing, orders]);
-  await registerApi(app, 'become-a-dsp', [order]);
+  await registerApi(app, 'partner', [
+    oauth,
+    wellKnown,
+    tokens,
+    onboarding,
+    whiteLabel,
+    billing,
+    orders,
+    menus,
+  ]);
+  await registerApi(app, 'become-a-dsp', [order, menuFiles]);
   await registerApi(app, 'become-a-pos', [pos]);
+  await registerApi(app, 'integrate-with-events', [eventProvider]);
   registerAdmin(app);
   if (config.sandbox) {
     await ensureSandboxPartners(ctx); // registers the sandbox partners the mount reads

@@ -185,6 +185,15 @@ export const ERROR_CODES = {
     status: 409,
     description: 'That DSP store is bound to a location of another organisation.',
   },
+  // event providers
+  event_provider_not_found: {
+    status: 404,
+    description: 'No event provider with that slug or id.',
+  },
+  delivery_held_by_another_provider: {
+    status: 409,
+    description: 'Another event provider already delivers this order.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,10 +1,12 @@
 import type { StateMachine } from './states/machine.ts';
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from './states/onboarding.ts';
 import { ORDER_STATES } from './states/orders.ts';
+import { DELIVERY_STATES } from './states/delivery.ts';
 
 export * from './states/machine.ts';
 export * from './states/onboarding.ts';
 export * from './states/orders.ts';
+export * from './states/delivery.ts';
 
 /**
  * Every state machine of the contracts. A new machine (orders, menu publication) is one more
@@ -15,4 +17,5 @@ export const STATE_MACHINES: readonly StateMachine<string>[] = [
   BINDING_STATES,
   ORG_LOCATION_STATES,
   ORDER_STATES,
+  DELIVERY_STATES,
 ];

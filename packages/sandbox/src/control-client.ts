@@ -1,9 +1,10 @@
 import type { SandboxAccount, SandboxClient, SandboxKind } from './options.ts';
+import type { DownloadedMenu } from './menus.ts';
 import type { PlatformAnswer } from './send.ts';
 import type {
   Connection,
   HeldOrder,
-  ReceivedDspEvent,
+  ReceivedEvent,
   ReceivedRequest,
   Switches,
   SwitchesPatch,
@@ -54,10 +55,25 @@ export interface SandboxControl {
   sendPosWebhook(body: unknown): Promise<PlatformAnswer>;
   /** DSP: sends a webhook (`new_order` with a partial `order` is filled into a valid demo order). */
   send(webhook: Record<string, unknown>): Promise<PlatformAnswer>;
-  /** DSP: the events it acknowledged, oldest first. */
-  events(filter?: { order_id?: string; type?: string }): Promise<ReceivedDspEvent[]>;
-  /** DSP: forgets the events it received. */
+  /** DSP: the menu files it downloaded, the last of each store, with their schema verdict. */
+  menus(): Promise<DownloadedMenu[]>;
+  /** POS: replaces the catalog it serves (any JSON), or puts the demo catalog back (`undefined`). */
+  setCatalog(catalog: unknown): Promise<void>;
+  /** DSP and event provider: the events it acknowledged, oldest first (`order_id` also matches `reference_id`). */
+  events(filter?: { order_id?: string; type?: string }): Promise<ReceivedEvent[]>;
+  /** DSP and event provider: forgets the events it received. */
   clearEvents(): Promise<void>;
+  /** Event provider: sends `order.assign.driver` for an order it heard of (a demo driver unless given). */
+  assignDriver(
+    orderId: string,
+    opts?: { location_id?: string; driver?: { name: string; phone: { number: string; code?: string } } },
+  ): Promise<PlatformAnswer>;
+  /** Event provider: sends `order.update.delivery.status`. */
+  sendDeliveryStatus(
+    orderId: string,
+    status: 'enroute_to_pickup' | 'arrived_at_pickup' | 'enroute_to_dropoff' | 'completed',
+    opts?: { location_id?: string },
+  ): Promise<PlatformAnswer>;
 }
 
 /**
@@ -104,7 +120,14 @@ export function sandboxControl(baseUrl: string, credentials: SandboxClient): San
     sendPosWebhook: (body) => send('POST', '/webhook', body),
     send: (webhook) => send('POST', '/send', webhook),
     events: async (filter = {}) =>
-      (await send<{ events: ReceivedDspEvent[] }>('GET', `/events?${query(filter)}`)).events,
+      (await send<{ events: ReceivedEvent[] }>('GET', `/events?${query(filter)}`)).events,
     clearEvents: () => send('DELETE', '/events'),
+    menus: async () => (await send<{ menus: DownloadedMenu[] }>('GET', '/menus')).menus,
+    setCatalog: async (catalog) => {
+      await (catalog === undefined ? send('DELETE', '/catalog') : send('PUT', '/catalog', catalog));
+    },
+    assignDriver: (orderId, opts = {}) => send('POST', `/orders/${encodeURIComponent(orderId)}/driver`, opts),
+    sendDeliveryStatus: (orderId, status, opts = {}) =>
+      send('POST', `/orders/${encodeURIComponent(orderId)}/delivery-status`, { ...opts, status }),
   };
 }

@@ -5,6 +5,7 @@ import { check, SandboxError } from './http.ts';
 import type { SandboxClient } from './options.ts';
 import type { Sim } from './sim.ts';
 import { SwitchesPatch } from './state.ts';
+import { registerEventsControl } from './events.ts';
 import { registerOrderControl } from './orders.ts';
 
 /** Where a sandbox's own control routes live, beside the partner paths. */
@@ -76,5 +77,6 @@ export function registerControl(app: FastifyInstance, sim: Sim): void {
       return reply.status(204).send();
     });
     registerOrderControl(control, sim, CONTROL_PREFIX);
+    if (sim.kind === 'events') registerEventsControl(control, sim, CONTROL_PREFIX);
   });
 }

@@ -10,10 +10,11 @@ import {
 import { parse, route } from './http.ts';
 import { changeConnection, locationOf } from './locations.ts';
 import { registerMerchantOAuth } from './oauth.ts';
+import { registerDspMenus } from './menus.ts';
 import { registerDspEvents } from './orders.ts';
 import type { Sim } from './sim.ts';
 
-/** The simulated DSP: merchant OAuth, stores, store connection and the events it receives. */
+/** The simulated DSP: merchant OAuth, stores, store connection, the events it receives and the menus it downloads. */
 export function registerDsp(app: FastifyInstance, sim: Sim): void {
   registerMerchantOAuth(app, sim, { ...dspOAuth, title: 'Sandbox DSP' });
   route(app, dspListLocations, async (req) => {
@@ -34,4 +35,5 @@ export function registerDsp(app: FastifyInstance, sim: Sim): void {
     return { location_id, connected: sim.state.isConnected(account.id, location_id) };
   });
   registerDspEvents(app, sim);
+  registerDspMenus(app, sim);
 }

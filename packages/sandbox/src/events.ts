@@ -1,14 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eventsReceiveEvent } from '@stream/contracts/apis/integrate-with-events/index';
+import { z } from 'zod';
+import {
+  eventsReceiveEvent,
+  PROVIDER_DELIVERY_STAGES,
+  ProviderDriver,
+  type EventProviderWebhook,
+} from '@stream/contracts/apis/integrate-with-events/index';
 import { verifySignature as check } from '@stream/contracts/server/signature';
-import { SandboxError, parse, route } from './http.ts';
+import { SandboxError, check as checkInput, parse, route } from './http.ts';
+import { WEBHOOK_PATHS, sendWebhook, type PlatformAnswer } from './send.ts';
 import type { Sim } from './sim.ts';
 
-/** The simulated event provider: records each event and checks its signature when it knows the secret. */
+/**
+ * The simulated event provider: records each event it accepts with its signature verdict (a bad
+ * signature is refused 401, as a real provider would, and shows in `/_sandbox/received`), and on
+ * command sends the platform a driver assignment or a delivery status for an order it heard of.
+ */
 export function registerEvents(app: FastifyInstance, sim: Sim): void {
   route(app, eventsReceiveEvent, async (req, reply) => {
-    verifySignature(sim, req);
-    parse(eventsReceiveEvent, req);
+    const signature = verifySignature(sim, req);
+    const { body } = parse(eventsReceiveEvent, req);
     if (sim.state.consume('event_failures')) {
       sim.note(req, 'failed_by_switch', true);
       throw new SandboxError(
@@ -18,6 +29,11 @@ export function registerEvents(app: FastifyInstance, sim: Sim): void {
         503,
       );
     }
+    sim.state.recordEvent({
+      time: new Date().toISOString(),
+      signature,
+      body: body as Record<string, unknown>,
+    });
     return reply.status(204).send();
   });
 }
@@ -34,9 +50,12 @@ const PROBLEMS = {
  * (`valid`, `missing`, `malformed`, `mismatch`, or `unchecked` when the sandbox was given no secret);
  * a bad one answers 401 as a real provider would.
  */
-function verifySignature(sim: Sim, req: FastifyRequest): void {
+function verifySignature(sim: Sim, req: FastifyRequest): 'valid' | 'unchecked' {
   const secret = sim.opts.webhookSecret;
-  if (!secret) return sim.note(req, 'signature', 'unchecked');
+  if (!secret) {
+    sim.note(req, 'signature', 'unchecked');
+    return 'unchecked';
+  }
   const problem = check(secret, req.rawBody ?? Buffer.alloc(0), req.headers['x-stream-signature']);
   if (problem) {
     const [note, message] = PROBLEMS[problem];
@@ -44,4 +63,65 @@ function verifySignature(sim: Sim, req: FastifyRequest): void {
     throw new SandboxError(problem, message);
   }
   sim.note(req, 'signature', 'valid');
+  return 'valid';
+}
+
+/** A driver for commands that name none. */
+export const DEMO_DRIVER: ProviderDriver = { name: 'Sandy Driver', phone: { number: '+14155550188' } };
+
+const Params = z.object({ id: z.string().min(1).max(200) });
+const location_id = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .meta({ description: "Default: the location of the order's last event received." });
+const DriverBody = z.object({ location_id, driver: ProviderDriver.optional() });
+const StatusBody = z.object({ location_id, status: z.enum(PROVIDER_DELIVERY_STAGES) });
+
+/**
+ * `POST /_sandbox/orders/{id}/driver` and `/_sandbox/orders/{id}/delivery-status`: the provider's
+ * webhooks for the order `id` (the `reference_id` of its events), signed, to the platform; each
+ * answers what the platform answered.
+ */
+export function registerEventsControl(control: FastifyInstance, sim: Sim, prefix: string): void {
+  const idOf = (params: unknown) => (checkInput(Params, params, 'params') as z.infer<typeof Params>).id;
+  control.post(`${prefix}/orders/:id/driver`, async (req) => {
+    const body = checkInput(DriverBody, req.body ?? {}, 'body') as z.infer<typeof DriverBody>;
+    return sendProviderWebhook(sim, idOf(req.params), body.location_id, (ref) => ({
+      type: 'order.assign.driver',
+      object: { ...ref, driver: body.driver ?? DEMO_DRIVER },
+    }));
+  });
+  control.post(`${prefix}/orders/:id/delivery-status`, async (req) => {
+    const body = checkInput(StatusBody, req.body ?? {}, 'body') as z.infer<typeof StatusBody>;
+    return sendProviderWebhook(sim, idOf(req.params), body.location_id, (ref) => ({
+      type: 'order.update.delivery.status',
+      object: { ...ref, status: body.status },
+    }));
+  });
+}
+
+/** Signs and sends the webhook `build` makes for the order, at its given or last heard location. */
+async function sendProviderWebhook(
+  sim: Sim,
+  orderId: string,
+  given: string | undefined,
+  build: (ref: { order_id: string; location_id: string }) => EventProviderWebhook,
+): Promise<PlatformAnswer> {
+  const { url, secret, ref } = sim.platform();
+  const heard = sim.state.listEvents({ order_id: orderId }).at(-1)?.body.location_id;
+  const locationId = given ?? (typeof heard === 'string' ? heard : undefined);
+  if (!locationId) {
+    throw new SandboxError(
+      'validation_failed',
+      `The sandbox event provider heard of no order ${orderId}; name its location_id in the body.`,
+    );
+  }
+  return sendWebhook(
+    url,
+    WEBHOOK_PATHS.events(ref),
+    secret,
+    build({ order_id: orderId, location_id: locationId }),
+  );
 }

@@ -17,7 +17,7 @@ export type {
   Connection,
   HeldOrder,
   OrderBehavior,
-  ReceivedDspEvent,
+  ReceivedEvent,
 } from './state.ts';
 export { ORDER_BEHAVIORS } from './state.ts';
 export { TIMEOUT_HOLD_MS } from './orders.ts';
@@ -31,6 +31,8 @@ export {
   type PlatformAnswer,
 } from './send.ts';
 export { sandboxControl, type SandboxControl, type SandboxInfo } from './control-client.ts';
+export { DEMO_CATALOG } from './catalog.ts';
+export type { DownloadedMenu } from './menus.ts';
 
 const REGISTER: Record<SandboxKind, (app: FastifyInstance, sim: Sim) => void> = {
   pos: registerPos,

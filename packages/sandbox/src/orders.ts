@@ -11,6 +11,8 @@ import {
 } from '@stream/contracts/apis/become-a-pos/index';
 import { SandboxError, check, parse, route } from './http.ts';
 import { WEBHOOK_PATHS, sendDspWebhook, sendSigned, type PlatformAnswer } from './send.ts';
+import { DEMO_CATALOG } from './catalog.ts';
+import { menuOrderFor, menuState, receivePublish } from './menus.ts';
 import type { Sim } from './sim.ts';
 import type { HeldOrder, OrderBehavior } from './state.ts';
 
@@ -41,21 +43,9 @@ const REFUSALS: Partial<Record<OrderBehavior, (o: PosOrder) => PosValidationErro
 };
 
 /** Where the simulator sends its webhooks, or 409 when it does not know (URL, secret or partner). */
-function platformOf(sim: Sim): { url: string; secret: string; ref: string } {
-  const url = sim.opts.platformUrl();
-  const secret = sim.opts.webhookSecret;
-  const ref = sim.opts.partnerRef();
-  if (url && secret && ref) return { url, secret, ref };
-  const missing = [!url && 'platformUrl', !secret && 'webhookSecret', !ref && 'partnerRef'].filter(Boolean);
-  throw new SandboxError(
-    'conflict',
-    `This sandbox does not know its platform, so it cannot send webhooks: it was started without ${missing.join(', ')}.`,
-  );
-}
-
 /** The POS's webhook `raw`, byte for byte, signed, to `POST /pos/{partnerRef}/webhook`. */
 async function posWebhook(sim: Sim, raw: string | Buffer): Promise<PlatformAnswer> {
-  const { url, secret, ref } = platformOf(sim);
+  const { url, secret, ref } = sim.platform();
   return sendSigned(url, WEBHOOK_PATHS.pos(ref), secret, raw);
 }
 const posJson = (sim: Sim, body: unknown) => posWebhook(sim, JSON.stringify(body));
@@ -158,13 +148,14 @@ export function registerPosOrders(app: FastifyInstance, sim: Sim): void {
 }
 
 export function registerDspEvents(app: FastifyInstance, sim: Sim): void {
-  route(app, dspReceiveEvent, async (req) => {
+  route(app, dspReceiveEvent, async (req, reply) => {
     sim.authenticate(req);
     const { body } = parse(dspReceiveEvent, req);
     if (sim.state.consume('dsp_event_failures')) {
       sim.note(req, 'failed_by_switch', true);
       throw new SandboxError('internal_error', 'Simulated outage (dsp_event_failures).', undefined, 503);
     }
+    if (body.type === 'location.publish') await receivePublish(sim, body, reply);
     const key = req.headers['idempotency-key'];
     sim.state.recordEvent({
       time: new Date().toISOString(),
@@ -213,7 +204,8 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
       posWebhook(sim, req.rawBody ?? JSON.stringify(req.body ?? null)),
     );
   }
-  if (sim.kind === 'dsp') {
+  {
+    // What each simulator was told: DSP events, order events, menu outcomes (POS).
     control.get(`${prefix}/events`, async (req) => ({
       events: state.listEvents(check(EventsQuery, req.query, 'query') as z.infer<typeof EventsQuery>),
     }));
@@ -221,9 +213,41 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
       state.clearEvents();
       return reply.status(204).send();
     });
-    control.post(`${prefix}/send`, async (req) => {
-      const { url, secret, ref } = platformOf(sim);
-      return sendDspWebhook(url, ref, secret, req.body);
+  }
+  if (sim.kind === 'pos') {
+    // The catalog the POS serves: replaced whole (any JSON: a broken one too), or back to the demo one.
+    control.put(`${prefix}/catalog`, async (req) => {
+      menuState(sim).catalog = req.body ?? null;
+      return { catalog: menuState(sim).catalog };
+    });
+    control.delete(`${prefix}/catalog`, async (_req, reply) => {
+      menuState(sim).catalog = structuredClone(DEMO_CATALOG);
+      return reply.status(204).send();
     });
   }
+  if (sim.kind === 'dsp') {
+    control.get(`${prefix}/menus`, async () => ({ menus: [...menuState(sim).downloads.values()] }));
+    control.post(`${prefix}/send`, async (req) => {
+      const { url, secret, ref } = sim.platform();
+      return sendDspWebhook(url, ref, secret, withMenuItems(sim, req.body));
+    });
+  }
+}
+
+/**
+ * A `new_order` without items for a store that has a published menu orders from that menu (its
+ * stream_ids), as a real DSP's order would; before any menu the demo order's own ids are used.
+ */
+function withMenuItems(sim: Sim, input: unknown): unknown {
+  const given = (input ?? {}) as { type?: unknown; location_id?: unknown; order?: Record<string, unknown> };
+  if (given.type !== 'new_order' || typeof given.location_id !== 'string') return input;
+  if (
+    given.order !== undefined &&
+    (typeof given.order !== 'object' || given.order === null || 'items' in given.order)
+  )
+    return input;
+  const menu = menuOrderFor(sim, given.location_id);
+  if (!menu) return input;
+  const tax = Math.round(menu.subtotal * 0.08625);
+  return { ...given, order: { ...given.order, items: menu.items, subtotal: menu.subtotal, tax } };
 }

@@ -9,10 +9,11 @@ import {
 import { route } from './http.ts';
 import { changeConnection } from './locations.ts';
 import { registerMerchantOAuth } from './oauth.ts';
+import { registerPosCatalog } from './menus.ts';
 import { registerPosOrders } from './orders.ts';
 import type { Sim } from './sim.ts';
 
-/** The simulated POS: merchant OAuth, locations, location connection and orders. */
+/** The simulated POS: merchant OAuth, locations, location connection, orders, catalog and menu outcomes. */
 export function registerPos(app: FastifyInstance, sim: Sim): void {
   registerMerchantOAuth(app, sim, { ...posOAuth, title: 'Sandbox POS' });
   route(app, posListLocations, async (req) => {
@@ -26,4 +27,5 @@ export function registerPos(app: FastifyInstance, sim: Sim): void {
   route(app, posConnectLocation, async (req) => changeConnection(sim, req, posConnectLocation, true));
   route(app, posDisconnectLocation, async (req) => changeConnection(sim, req, posDisconnectLocation, false));
   registerPosOrders(app, sim);
+  registerPosCatalog(app, sim);
 }

@@ -1,4 +1,10 @@
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ORDER_EVENT_EXAMPLES } from '@stream/contracts/apis/integrate-with-events/index';
+import { EXAMPLE_MENU_FILE } from '@stream/contracts/apis/become-a-dsp/menu-file';
+import { PosCatalog, posReceiveEvent } from '@stream/contracts/apis/become-a-pos/index';
+import { DEMO_CATALOG } from './catalog.ts';
 import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -435,12 +441,7 @@ describe('sandbox event provider', () => {
   beforeAll(async () => {
     events = await start('events');
   });
-  const event = JSON.stringify({
-    type: 'order.confirmed',
-    location_id: 'loc_1',
-    reference_id: 'ord_1',
-    order: { id: 'ord_1' },
-  });
+  const event = JSON.stringify({ ...ORDER_EVENT_EXAMPLES.confirmed, reference_id: 'ord_1' });
   const sign = (body: string) => createHmac('sha256', 'whsec_test').update(body).digest('hex');
   const post = (signature?: string) =>
     call('POST', `${events}/event`, {
@@ -460,6 +461,67 @@ describe('sandbox event provider', () => {
       [401, 'missing'],
     ]);
     expect(received[0]!.body).toMatchObject({ type: 'order.confirmed', reference_id: 'ord_1' });
+    // Only the event it accepted is kept, with its verdict.
+    expect(await sandboxControl(events, client).events({ order_id: 'ord_1' })).toEqual([
+      { time: expect.any(String), signature: 'valid', body: JSON.parse(event) },
+    ]);
+  });
+
+  it('sends the platform a driver and delivery statuses for an order it heard of, signed', async () => {
+    // A platform written for this test: it checks the signature and keeps what it got.
+    const got: { path: string; body: unknown; valid: boolean }[] = [];
+    const platform = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        const valid = req.headers['stream-webhook-signature'] === sign(raw);
+        got.push({ path: req.url ?? '', body: JSON.parse(raw), valid });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: true }));
+      });
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
+      const provider = await start('events', { ...options, platformUrl: url, partnerRef: 'fleet' });
+      const control = sandboxControl(provider, client);
+      await call('POST', `${provider}/event`, {
+        body: event,
+        headers: { 'x-stream-signature': sign(event) },
+      });
+      expect(await control.assignDriver('ord_1')).toEqual({ status: 200, body: { ok: true } });
+      await control.sendDeliveryStatus('ord_1', 'enroute_to_pickup', { location_id: 'loc_other' });
+      expect(got).toEqual([
+        {
+          path: '/event-provider/fleet/webhook',
+          valid: true,
+          body: {
+            type: 'order.assign.driver',
+            object: {
+              order_id: 'ord_1',
+              location_id: ORDER_EVENT_EXAMPLES.confirmed.location_id,
+              driver: { name: 'Sandy Driver', phone: { number: '+14155550188' } },
+            },
+          },
+        },
+        {
+          path: '/event-provider/fleet/webhook',
+          valid: true,
+          body: {
+            type: 'order.update.delivery.status',
+            object: { order_id: 'ord_1', location_id: 'loc_other', status: 'enroute_to_pickup' },
+          },
+        },
+      ]);
+      // An order it never heard of needs its location; a status outside the contract is refused.
+      await expect(control.assignDriver('ord_unknown')).rejects.toThrow(/400.*location_id/);
+      await expect(control.sendDeliveryStatus('ord_1', 'returned' as 'completed')).rejects.toThrow(
+        /400.*status/,
+      );
+      expect(got).toHaveLength(2);
+    } finally {
+      platform.close();
+    }
   });
 
   it('fails the next n events on demand', async () => {
@@ -486,5 +548,83 @@ describe('sandbox mounted under a prefix', () => {
     expect((await sandboxControl(base, client).received()).map((r) => r.path)).toEqual([
       '/stream-pos/v1/authorize',
     ]);
+  });
+});
+
+describe('sandbox catalogs and menus', () => {
+  /** A merchant access token of the simulator at `base` (`stream-pos` or `stream-dsp`). */
+  async function tokenOf(base: string, prefix: 'stream-pos' | 'stream-dsp'): Promise<string> {
+    const code = (await authorize(base, prefix)).searchParams.get('code')!;
+    const res = await call('POST', `${base}/${prefix}/v1/token`, {
+      body: { ...client, grant_type: 'authorization_code', code, redirect_uri: redirect },
+    });
+    return res.body.access_token as string;
+  }
+
+  it('the POS serves its demo catalog, a replaced one on command, and keeps the menu outcomes it is told', async () => {
+    const pos = await start('pos');
+    const token = await tokenOf(pos, 'stream-pos');
+    const got = await call('GET', `${pos}/stream-pos/v1/catalog`, { token });
+    expect(got.status).toBe(200);
+    expect(PosCatalog.parse(got.body)).toEqual(DEMO_CATALOG);
+    expect((await call('GET', `${pos}/stream-pos/v1/catalog`)).status).toBe(401);
+    const control = sandboxControl(pos, client);
+    await control.setCatalog({ tax: 'not a list' });
+    expect((await call('GET', `${pos}/stream-pos/v1/catalog`, { token })).body).toEqual({
+      tax: 'not a list',
+    });
+    await control.setCatalog(undefined);
+    expect((await call('GET', `${pos}/stream-pos/v1/catalog`, { token })).body).toEqual(DEMO_CATALOG);
+    const event = posReceiveEvent.request.example;
+    expect((await call('POST', `${pos}/stream-pos/v1/events`, { token, body: event })).status).toBe(200);
+    expect((await control.events()).map((e) => e.body)).toEqual([event]);
+  });
+
+  it('the DSP downloads a published file, checks it, serves it back, and refuses publishes on command', async () => {
+    const files = createServer((req, res) => {
+      const valid = req.url === '/good.json';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(valid ? EXAMPLE_MENU_FILE : { menus: 'nope' }));
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+      const dsp = await start('dsp');
+      const token = await tokenOf(dsp, 'stream-dsp');
+      const control = sandboxControl(dsp, client);
+      const publish = (location_id: string, file: string) =>
+        call('POST', `${dsp}/stream-dsp/v1/event`, {
+          token,
+          body: { type: 'location.publish', location_id, download_url: `${base}/${file}` },
+        });
+      expect((await publish('store-1001', 'good.json')).status).toBe(200);
+      expect((await publish('store-1002', 'bad.json')).status).toBe(200);
+      const menus = await control.menus();
+      expect(menus.map((m) => [m.location_id, m.valid])).toEqual([
+        ['store-1001', true],
+        ['store-1002', false],
+      ]);
+      expect(menus[1]!.issues[0]).toMatchObject({ path: expect.any(String), message: expect.any(String) });
+      const served = await call('GET', `${dsp}/stream-dsp/v1/menuFileS3Url?location_id=store-1001`, {
+        token,
+      });
+      expect(served.body).toEqual(EXAMPLE_MENU_FILE);
+      expect(
+        (await call('GET', `${dsp}/stream-dsp/v1/menuFileS3Url?location_id=store-1003`, { token })).status,
+      ).toBe(404);
+      for (const [behavior, status] of [
+        ['forbidden', 403],
+        ['throttled', 429],
+        ['content_issue', 400],
+        ['already_processing', 409],
+      ] as const) {
+        await control.switches({ menu_publish: behavior });
+        const refused = await publish('store-1001', 'good.json');
+        expect(refused.status, behavior).toBe(status);
+        if (behavior === 'throttled') expect(refused.headers.get('retry-after')).toBe('1');
+      }
+    } finally {
+      files.close();
+    }
   });
 });

@@ -67,6 +67,7 @@ export function sendWebhook(
 export const WEBHOOK_PATHS = {
   pos: (ref: string) => `/pos/${encodeURIComponent(ref)}/webhook`,
   dsp: (ref: string) => `/order/${encodeURIComponent(ref)}`,
+  events: (ref: string) => `/event-provider/${encodeURIComponent(ref)}/webhook`,
 } as const;
 
 let demoOrders = 0;

@@ -21,6 +21,19 @@ export class Sim {
     return this.opts.accounts.find((a) => a.id === id);
   }
 
+  /** Where and as whom this simulator sends the platform webhooks, or 409 when it was not told. */
+  platform(): { url: string; secret: string; ref: string } {
+    const url = this.opts.platformUrl();
+    const secret = this.opts.webhookSecret;
+    const ref = this.opts.partnerRef();
+    if (url && secret && ref) return { url, secret, ref };
+    const missing = [!url && 'platformUrl', !secret && 'webhookSecret', !ref && 'partnerRef'].filter(Boolean);
+    throw new SandboxError(
+      'conflict',
+      `This sandbox does not know its platform, so it cannot send webhooks: it was started without ${missing.join(', ')}.`,
+    );
+  }
+
   /** Attaches a fact to a request's entry in the received log. */
   note(req: FastifyRequest, key: string, value: unknown): void {
     this.notes.set(req, { ...this.notes.get(req), [key]: value });

@@ -23,6 +23,24 @@ export const ORDER_BEHAVIORS = [
 export type OrderBehavior = (typeof ORDER_BEHAVIORS)[number];
 
 /**
+ * How the simulated DSP answers `location.publish`: download the file and accept it, or answer as a
+ * DSP does when it refuses (each maps to one of the platform's DSP_* failure codes).
+ */
+export const MENU_PUBLISH_BEHAVIORS = [
+  'accept',
+  'unauthorized',
+  'forbidden',
+  'throttled',
+  'internal_error',
+  'rejected',
+  'content_issue',
+  'compliance_issue',
+  'already_processing',
+  'teapot',
+] as const;
+export type MenuPublishBehavior = (typeof MENU_PUBLISH_BEHAVIORS)[number];
+
+/**
  * Behaviour a test can flip over HTTP (`POST /_sandbox/switches`). In memory on purpose: this is
  * a simulator, and a restart putting everything back to normal is what a test wants.
  */
@@ -50,6 +68,8 @@ export const SwitchesPatch = z
     order_failure_rate: z.number().min(0).max(1),
     /** DSP: the next n events (`POST /stream-dsp/v1/event`) answer 503. */
     dsp_event_failures: z.number().int().min(0).max(1_000_000),
+    /** DSP: how `location.publish` is answered (see MENU_PUBLISH_BEHAVIORS). */
+    menu_publish: z.enum(MENU_PUBLISH_BEHAVIORS),
   })
   .partial()
   .strict();
@@ -68,6 +88,7 @@ export interface Switches {
   order_confirm_ms: number;
   order_failure_rate: number;
   dsp_event_failures: number;
+  menu_publish: MenuPublishBehavior;
 }
 
 const DEFAULT_SWITCHES: Switches = {
@@ -82,6 +103,7 @@ const DEFAULT_SWITCHES: Switches = {
   order_confirm_ms: 500,
   order_failure_rate: 0.3,
   dsp_event_failures: 0,
+  menu_publish: 'accept',
 };
 
 /** An order the simulated POS holds. */
@@ -101,11 +123,13 @@ export interface HeldOrder {
   confirmation?: { status: number; body: unknown } | { error: string };
 }
 
-/** An event the simulated DSP acknowledged. */
-export interface ReceivedDspEvent {
+/** An event the simulated DSP or event provider acknowledged. */
+export interface ReceivedEvent {
   time: string;
   /** The platform's `Idempotency-Key` header: a retried event carries the same one. */
   idempotency_key?: string;
+  /** Event provider: the `X-Stream-Signature` verdict (`valid`, or `unchecked` without a secret). */
+  signature?: 'valid' | 'unchecked';
   body: Record<string, unknown>;
 }
 
@@ -145,7 +169,7 @@ export class SandboxState {
   /** POS: orders held, by idempotency_key (a repeated key answers the same order). */
   private readonly orders = new Map<string, HeldOrder>();
   /** DSP: events acknowledged, oldest first. */
-  private events: ReceivedDspEvent[] = [];
+  private events: ReceivedEvent[] = [];
 
   constructor(private readonly receivedLimit: number) {}
 
@@ -186,15 +210,16 @@ export class SandboxState {
     this.orders.clear();
   }
 
-  recordEvent(event: ReceivedDspEvent): void {
+  recordEvent(event: ReceivedEvent): void {
     this.events.push(event);
     if (this.events.length > EVENTS_LIMIT) this.events.splice(0, this.events.length - EVENTS_LIMIT);
   }
 
-  listEvents(filter: { order_id?: string | undefined; type?: string | undefined } = {}): ReceivedDspEvent[] {
+  listEvents(filter: { order_id?: string | undefined; type?: string | undefined } = {}): ReceivedEvent[] {
     return this.events.filter(
       (e) =>
-        (!filter.order_id || e.body.order_id === filter.order_id) &&
+        // A DSP event names the order `order_id`; an order event names it `reference_id`.
+        (!filter.order_id || (e.body.order_id ?? e.body.reference_id) === filter.order_id) &&
         (!filter.type || e.body.type === filter.type),
     );
   }

@@ -1,6 +1,14 @@
 import { rotateSigningKey } from '../auth/keys.ts';
 import type { Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import type { LocationEventProvider } from '@stream/contracts/apis/partner/event-providers';
+import {
+  locationProviders,
+  providerCircuits,
+  setProvider,
+  type ProviderCircuit,
+} from '../events/subscriptions.ts';
+import { publishForOperator, setMenuSettings, type MenuSettings } from '../menus/settings.ts';
 import { orderToWire, timelineOf } from '../orders/read.ts';
 import { findOrder } from '../orders/records.ts';
 import { ApiError } from '../http/errors.ts';
@@ -35,6 +43,16 @@ export interface AdminCommands {
   rotateSigningKey(): Promise<{ kid: string; retired: string[] }>;
   /** An order and its timeline, as its partners see them (`order_not_found` when there is none). */
   showOrder(orderId: string): Promise<{ order: unknown; timeline: unknown }>;
+  /** The event providers of an org location, enabled or not, each with its delivery state. */
+  eventProviders(locationId: string): Promise<LocationEventProvider[]>;
+  /** Enables or disables an event provider (slug or id) for an org location. */
+  setEventProvider(locationId: string, provider: string, enabled: boolean): Promise<LocationEventProvider>;
+  /** Every event provider and its circuit (are its deliveries paused?). */
+  eventCircuits(): Promise<ProviderCircuit[]>;
+  /** Sets how a DSP takes its menus (v2 flag, nesting, price platform); answers the settings in force. */
+  setMenuSettings(partner: string, patch: MenuSettings): Promise<unknown>;
+  /** Pulls a location's catalog and publishes its menus to every bound store (through the outbox). */
+  publishMenus(locationId: string): Promise<{ queued: true }>;
 }
 
 export function directCommands(database: Database, encryptionKey: Buffer): AdminCommands {
@@ -80,5 +98,13 @@ export function directCommands(database: Database, encryptionKey: Buffer): Admin
       if (!order) throw new ApiError('order_not_found', `No order ${orderId}.`);
       return { order: orderToWire(order), timeline: (await timelineOf(db, order.id)).entries };
     },
+    eventProviders: (locationId) => locationProviders(db, locationId),
+    async setEventProvider(locationId, provider, enabled) {
+      await locationProviders(db, locationId); // 404 for an unknown location
+      return setProvider(db, locationId, provider, enabled);
+    },
+    eventCircuits: () => providerCircuits(db),
+    setMenuSettings: (partner, patch) => setMenuSettings(db, partner, patch),
+    publishMenus: (locationId) => publishForOperator(db, locationId),
   };
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { newSecret, safeEqual } from '../http/secrets.ts';
 import { CreatePartnerRequest, RotateSecretRequest } from '../partners/input.ts';
+import { MenuSettings } from '../menus/settings.ts';
 import { directCommands } from './commands.ts';
 import { removeAdminEndpoint, writeAdminEndpoint } from './endpoint-file.ts';
 
@@ -63,6 +64,30 @@ export function registerAdmin(app: FastifyInstance): void {
       '/_admin/orders/:order',
       { schema: { params: z.object({ order: z.string().min(1).max(200) }) } },
       async (req) => commands().showOrder(req.params.order),
+    );
+    const location = z.object({ location: z.string().min(1).max(200) });
+    admin.get('/_admin/event-providers', () => commands().eventCircuits());
+    admin.post(
+      '/_admin/partners/:partner/menu-settings',
+      { schema: { params: z.object({ partner: z.string().min(1).max(200) }), body: MenuSettings } },
+      async (req) => commands().setMenuSettings(req.params.partner, req.body),
+    );
+    admin.post('/_admin/locations/:location/publish-menus', { schema: { params: location } }, async (req) =>
+      commands().publishMenus(req.params.location),
+    );
+    admin.get('/_admin/locations/:location/event-providers', { schema: { params: location } }, async (req) =>
+      commands().eventProviders(req.params.location),
+    );
+    const provider = location.extend({ provider: z.string().min(1).max(200) });
+    admin.put(
+      '/_admin/locations/:location/event-providers/:provider',
+      { schema: { params: provider } },
+      async (req) => commands().setEventProvider(req.params.location, req.params.provider, true),
+    );
+    admin.delete(
+      '/_admin/locations/:location/event-providers/:provider',
+      { schema: { params: provider } },
+      async (req) => commands().setEventProvider(req.params.location, req.params.provider, false),
     );
   });
 

@@ -84,7 +84,11 @@ async function openBackend(config: Config): Promise<Backend> {
 
 /** The admin endpoint's client: the same commands, run by the server on its open database. */
 export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
-  async function request<T>(method: 'GET' | 'POST', path: string, body: unknown = {}): Promise<T> {
+  async function request<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body: unknown = {},
+  ): Promise<T> {
     let res: Response;
     try {
       res = await fetch(endpoint.url + path, {
@@ -109,7 +113,8 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
     if (res.ok) return parsed as T;
     const error = (parsed as { error?: { code?: string; message?: string; details?: [] } } | undefined)
       ?.error;
-    if (res.status === 404 && error?.code === 'not_found') {
+    // The admin scope answers a refused token as an unknown route ("There is no ... route.").
+    if (res.status === 404 && error?.code === 'not_found' && error.message?.startsWith('There is no ')) {
       throw new CliError(
         `The server at ${endpoint.url} (process ${endpoint.pid}) refused the admin token in admin.json.`,
       );
@@ -129,5 +134,17 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
       request('POST', `/_admin/partners/${encodeURIComponent(idOrSlug)}/rotate-secret`, { which }),
     rotateSigningKey: () => request('POST', '/_admin/keys/rotate'),
     showOrder: (orderId) => request('GET', `/_admin/orders/${encodeURIComponent(orderId)}`),
+    eventProviders: (locationId) =>
+      request('GET', `/_admin/locations/${encodeURIComponent(locationId)}/event-providers`),
+    setEventProvider: (locationId, provider, enabled) =>
+      request(
+        enabled ? 'PUT' : 'DELETE',
+        `/_admin/locations/${encodeURIComponent(locationId)}/event-providers/${encodeURIComponent(provider)}`,
+      ),
+    eventCircuits: () => request('GET', '/_admin/event-providers'),
+    setMenuSettings: (partner, patch) =>
+      request('POST', `/_admin/partners/${encodeURIComponent(partner)}/menu-settings`, patch),
+    publishMenus: (locationId) =>
+      request('POST', `/_admin/locations/${encodeURIComponent(locationId)}/publish-menus`),
   };
 }

@@ -421,6 +421,60 @@ describe('stream-platform CLI', () => {
   );
 
   it(
+    'manages event providers and menu settings through the running server; bad calls say why',
+    async () => {
+      const created = await cli(
+        ...['partners', 'create', '--kind', 'events', '--slug', 'fleet-co', '--name', 'Fleet Co'],
+      );
+      expect(created.code).toBe(0);
+      const status = await cli('events', 'status');
+      expect([status.code, status.stderr]).toEqual([0, '']);
+      expect(status.json.find((p: { slug: string }) => p.slug === 'fleet-co')).toEqual({
+        provider_id: created.json.partner_id,
+        slug: 'fleet-co',
+        name: 'Fleet Co',
+        delivery: {
+          state: 'closed',
+          failure_rate: 0,
+          alerting: false,
+          opened_at: null,
+          retry_at: null,
+          last_error: null,
+        },
+      });
+      const unknown = await cli('events', 'enable', 'loc_missing', 'fleet-co');
+      expect([unknown.code, unknown.stderr]).toEqual([1, 'stream-platform: No org location loc_missing.\n']);
+      const usage = await cli('events', 'enable', 'loc_missing');
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain('events enable takes a location id and a provider.');
+      expect((await cli('events')).code).toBe(2);
+
+      // Menus: a DSP's settings, and a publish on demand.
+      await cli(...['partners', 'create', '--kind', 'dsp', '--slug', 'menu-dsp', '--name', 'Menu DSP']);
+      const v2 = await cli('partners', 'menu-settings', '--slug', 'menu-dsp', '--menu-form', 'v2');
+      expect([v2.code, v2.json]).toEqual([
+        0,
+        { slug: 'menu-dsp', menu_form: 'v2', max_modifier_depth: 3, price_platform: null },
+      ]);
+      const depth = await cli(
+        'partners',
+        'menu-settings',
+        '--slug',
+        'menu-dsp',
+        '--max-modifier-depth',
+        'deep',
+      );
+      expect(depth.code).toBe(2);
+      expect(depth.stderr).toContain('--max-modifier-depth');
+      const notDsp = await cli('partners', 'menu-settings', '--slug', 'fleet-co', '--menu-form', 'v2');
+      expect(notDsp.stderr).toContain('menu settings are a DSP');
+      const publish = await cli('menus', 'publish', 'loc_missing');
+      expect([publish.code, publish.stderr]).toEqual([1, 'stream-platform: No org location loc_missing.\n']);
+    },
+    SLOW,
+  );
+
+  it(
     'on SIGTERM finishes the request in flight, then exits 0 and lets go of the folder',
     async () => {
       const { token } = adminEndpoint();
@@ -459,6 +513,8 @@ describe('stream-platform CLI', () => {
       expect(listed.json.map((p: { slug: string }) => p.slug)).toEqual([
         'acme-pos',
         'brand-co',
+        'fleet-co',
+        'menu-dsp',
         'late-events',
       ]);
     },

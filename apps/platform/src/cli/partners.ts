@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { loadConfig } from '../config.ts';
+import { MenuSettings } from '../menus/settings.ts';
 import { CreatePartnerRequest } from '../partners/input.ts';
 import { SECRET_KINDS, type SecretKind } from '../partners/service.ts';
 import { parseFlags, printJson, requireFlags } from './args.ts';
@@ -22,7 +23,12 @@ export const PARTNERS_USAGE = `Usage:
   stream-platform partners rotate-secret --slug SLUG [--which client|webhook|both]
       Replaces the root client secret, the webhook secret, or both (default) and prints the new
       ones once. The old secrets stop working at once; rotating the client secret also revokes
-      every access and refresh token issued to that client.`;
+      every access and refresh token issued to that client.
+  stream-platform partners menu-settings --slug SLUG [--menu-form v1|v2] [--max-modifier-depth N]
+                                         [--price-platform doordash|uber|grubhub|chownow|flipdish|none]
+      How a DSP takes its menus: the v2 (flat) menu file flag, the deepest modifier nesting it
+      accepts (default 3), and whose price overrides apply (default: its slug, when it is one).
+      Prints the settings in force.`;
 
 const CREATE_FLAGS = [
   'kind',
@@ -92,10 +98,31 @@ async function rotateSecret(args: string[]): Promise<void> {
   printJson(await withCommands(loadConfig(), (c) => c.rotateSecret(slug, which)));
 }
 
+async function menuSettings(args: string[]): Promise<void> {
+  const flags = parseFlags(
+    args,
+    ['slug', 'menu-form', 'max-modifier-depth', 'price-platform'],
+    PARTNERS_USAGE,
+  );
+  if (!flags) return console.log(PARTNERS_USAGE);
+  requireFlags(flags, ['slug'], 'partners menu-settings', PARTNERS_USAGE);
+  const depth = flags['max-modifier-depth'];
+  const platform = flags['price-platform'];
+  const parsed = MenuSettings.safeParse({
+    ...(flags['menu-form'] !== undefined ? { menu_form: flags['menu-form'] } : {}),
+    ...(depth !== undefined ? { max_modifier_depth: /^\d+$/.test(depth) ? Number(depth) : depth } : {}),
+    ...(platform !== undefined ? { price_platform: platform === 'none' ? null : platform } : {}),
+  });
+  if (!parsed.success) throw new UsageError(describeIssue(parsed.error.issues[0]!, flags), PARTNERS_USAGE);
+  const slug = flags.slug!;
+  printJson(await withCommands(loadConfig(), (c) => c.setMenuSettings(slug, parsed.data)));
+}
+
 const SUBCOMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   create,
   list,
   'rotate-secret': rotateSecret,
+  'menu-settings': menuSettings,
 };
 
 export async function partners([sub, ...args]: string[]): Promise<void> {
@@ -103,7 +130,7 @@ export async function partners([sub, ...args]: string[]): Promise<void> {
   const run = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
   if (!run) {
     const what = sub === undefined ? 'needs a command' : `has no command "${sub}"`;
-    throw new UsageError(`partners ${what}: create, list or rotate-secret.`, PARTNERS_USAGE);
+    throw new UsageError(`partners ${what}: create, list, rotate-secret or menu-settings.`, PARTNERS_USAGE);
   }
   return run(args);
 }

@@ -31,6 +31,8 @@ export class PartnerCallError extends Error {
     readonly status?: number,
     /** The partner's answer, when it sent one (a POS's 400 `posValidation` body). */
     readonly responseText?: string,
+    /** The partner's `Retry-After`: the worker waits at least this long before the next attempt. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'PartnerCallError';
@@ -88,7 +90,7 @@ function successSchema(op: Operation): z.ZodType | undefined {
 }
 
 export function operationUrl(
-  t: PartnerTarget,
+  t: Pick<PartnerTarget, 'partner'>,
   op: Operation,
   params?: Record<string, unknown>,
   query?: Record<string, unknown>,
@@ -154,7 +156,7 @@ function errorSummary(err: DeliveryError): string {
  */
 export async function callOperation<O extends Operation>(
   ctx: Pick<AppContext, 'db' | 'log'>,
-  t: PartnerTarget,
+  t: Pick<PartnerTarget, 'partner'>,
   op: O,
   input: CallInput<O> | undefined,
   token?: string,
@@ -195,6 +197,12 @@ export async function callOperation<O extends Operation>(
         : s !== undefined && s >= 400 && s < 500 && !later
           ? 'rejected'
           : 'unavailable';
-    throw new PartnerCallError(reason, `${what}: ${errorSummary(err)}`, s, err.responseText);
+    throw new PartnerCallError(
+      reason,
+      `${what}: ${errorSummary(err)}`,
+      s,
+      err.responseText,
+      err.retryAfterMs,
+    );
   }
 }

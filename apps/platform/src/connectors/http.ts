@@ -91,6 +91,8 @@ export class DeliveryError extends Error {
     readonly status: number | undefined,
     /** The partner's body, e.g. a POS validation error to act on. */
     readonly responseText?: string,
+    /** How long the partner asked to wait (`Retry-After`, on a 429 or 503). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'DeliveryError';
@@ -337,7 +339,20 @@ export async function deliver(ctx: Db, req: DeliveryRequest): Promise<DeliveryRe
   await recordOutcome(ctx, req, rowId, { status, text, latencyMs, error });
   if (unreadable !== undefined) throw unreadable;
   if (error !== undefined) {
-    throw new DeliveryError(`${req.method} ${req.url} failed: ${error}`, status, text);
+    throw new DeliveryError(
+      `${req.method} ${req.url} failed: ${error}`,
+      status,
+      text,
+      retryAfterOf(responseHeaders['retry-after']),
+    );
   }
   return response;
+}
+
+/** `Retry-After` as seconds or an HTTP date, in ms from now (capped at an hour); undefined if absent or unreadable. */
+export function retryAfterOf(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 60 * 60_000) : undefined;
 }

@@ -22,6 +22,8 @@ export interface Statement {
 }
 
 export function statement(name: string, text: string): Statement {
+  // The text is folded onto one line: a `--` comment would swallow the rest of the statement.
+  if (text.includes('--')) throw new Error(`statement ${name}: no SQL comments; comment the code instead`);
   return { name, text: text.replace(/\s+/g, ' ').trim() };
 }
 

@@ -66,11 +66,14 @@ const FINISH = statement(
  *   key is pending or running, in any process.
  * - Fairness: no partner gets more than `perPartner` of this worker's slots (`inFlight` counts the
  *   ones it holds already), so one hung partner cannot take them all.
+ * - Circuits: a paused partner (`jobs/circuit.ts`) gets nothing until `retry_at`, then one job at
+ *   a time (the probe).
  */
 const CLAIM = statement(
   'jobs_claim',
   `with candidates as materialized (
-     select j.id, j.partner_id, j.run_at, j.seq from jobs j
+     select j.id, j.partner_id, j.run_at, j.seq, circuit.partner_id is not null as probe from jobs j
+     left join partner_circuits circuit on circuit.partner_id = j.partner_id and circuit.state = 'open'
      where j.kind = any($1::text[])
        and ((j.status = 'pending' and j.run_at <= now()) or (j.status = 'running' and j.lease_until <= now()))
        and (j.partner_id is null or coalesce(($2::jsonb ->> j.partner_id)::int, 0) < $3::int)
@@ -78,15 +81,19 @@ const CLAIM = statement(
          select 1 from jobs prior
          where prior.ordering_key = j.ordering_key and prior.seq < j.seq
            and prior.status in ('pending', 'running')))
+       and (circuit.partner_id is null or (circuit.retry_at <= now() and not exists (
+         select 1 from jobs probing
+         where probing.partner_id = j.partner_id and probing.status = 'running' and probing.lease_until > now())))
      order by j.run_at, j.seq
      limit $4::int * 4
-     for update skip locked
+     for update of j skip locked
    ), picked as (
      select id from (
        select c.*, row_number() over (partition by c.partner_id order by c.run_at, c.seq) as rn
        from candidates c
      ) ranked
-     where partner_id is null or rn <= $3::int - coalesce(($2::jsonb ->> partner_id)::int, 0)
+     where partner_id is null
+       or rn <= case when probe then 1 else $3::int - coalesce(($2::jsonb ->> partner_id)::int, 0) end
      order by run_at, seq
      limit $4::int
    )
@@ -322,11 +329,12 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
     def: JobKind,
     job: Job,
     error: string,
-    opts: { permanent?: boolean; attemptStarted?: boolean },
+    opts: { permanent?: boolean; attemptStarted?: boolean; retryAfterMs?: number | undefined },
     writes: Part[] = [],
   ) {
     await flush(ctx.db, writes);
-    const delay = backoffDelay(def.backoff, job.attempt);
+    // A partner's Retry-After is honoured: never sooner than it asked.
+    const delay = Math.max(backoffDelay(def.backoff, job.attempt), opts.retryAfterMs ?? 0);
     const dead: SQL = opts.permanent
       ? sql`true`
       : sql`(${jobs.attempts} >= ${jobs.maxAttempts} or now() + ${msInterval(delay)} > ${jobs.deadlineAt})`;
@@ -395,7 +403,16 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
         if (controller.signal.aborted && stopping)
           return await handBack(job, `interrupted: ${message(err)}`, writes);
         if (controller.signal.aborted) return await flush(ctx.db, writes); // lease lost: its new holder decides
-        return await fail(def, job, message(err), { permanent: err instanceof PermanentJobError }, writes);
+        return await fail(
+          def,
+          job,
+          message(err),
+          {
+            permanent: err instanceof PermanentJobError,
+            retryAfterMs: (err as { retryAfterMs?: number }).retryAfterMs,
+          },
+          writes,
+        );
       }
       try {
         await succeed(def, job, result, writes);

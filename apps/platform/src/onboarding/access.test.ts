@@ -76,6 +76,12 @@ const routes = () => [
   },
   { method: 'GET', path: `/onboarding/org/${orgId}/locations` },
   { method: 'GET', path: `/onboarding/org/${orgId}/locations?location_id=${locationId}` },
+  { method: 'GET', path: `/onboarding/org/${orgId}/locations/${locationId}/event-providers` },
+  { method: 'PUT', path: `/onboarding/org/${orgId}/locations/${locationId}/event-providers/sandbox-events` },
+  {
+    method: 'DELETE',
+    path: `/onboarding/org/${orgId}/locations/${locationId}/event-providers/sandbox-events`,
+  },
 ];
 
 describe('onboarding access control', () => {

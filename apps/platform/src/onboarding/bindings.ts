@@ -1,3 +1,4 @@
+import { planPublish } from '../menus/publish.ts';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   BINDING_STATES,
@@ -68,6 +69,8 @@ export async function moveBindings(
         subjectId: b.locationId,
         event: 'location_activated',
       });
+      // A new store gets the location's menu.
+      await planPublish(tx, { location_id: b.locationId, cause: 'binding', binding_id: b.id });
     }
   }
   await syncLocations(

@@ -7,10 +7,11 @@ import { registerLocationsRoute } from './locations.route.ts';
 import { registerLocationsIngestRoute } from './locations-ingest.route.ts';
 import { registerLocationsBindRoute } from './locations-bind.route.ts';
 import { registerOrgLocationsRoute } from './org-locations.route.ts';
+import { registerOrgLocationEventProvidersRoutes } from './org-locations-event-providers.route.ts';
 // The connection job kinds must be known to every process that runs a worker.
 import './connection-jobs.ts';
 
-/** `/onboarding/*`: organisations, integrations over OAuth, locations, bindings. */
+/** `/onboarding/*`: organisations, integrations over OAuth, locations, bindings, event providers. */
 export const onboarding = defineCapability('/onboarding', (scope) => {
   registerOrgRoute(scope);
   registerIntegrationsRoutes(scope);
@@ -20,4 +21,5 @@ export const onboarding = defineCapability('/onboarding', (scope) => {
   registerLocationsIngestRoute(scope);
   registerLocationsBindRoute(scope);
   registerOrgLocationsRoute(scope);
+  registerOrgLocationEventProvidersRoutes(scope);
 });

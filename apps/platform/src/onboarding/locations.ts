@@ -14,6 +14,7 @@ import { newId } from '../db/ids.ts';
 import { locationBindings, orgLocations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { findVisibleOrg } from './orgs.ts';
+import { providersOf } from '../events/subscriptions.ts';
 import {
   LIVE_BINDING_STATES,
   moveBindings,
@@ -383,6 +384,11 @@ async function readOrgLocations(
         )
         .orderBy(asc(locationBindings.createdAt), asc(locationBindings.id))
     : [];
+  const providers = await providersOf(
+    tx,
+    locations.map((r) => r.l.id),
+    { enabledOnly: true },
+  );
   return {
     locations: locations.map(({ l, source }) => ({
       _id: l.id,
@@ -411,6 +417,7 @@ async function readOrgLocations(
           change_time: b.changeTime.toISOString(),
           store_status: b.storeStatus,
         })),
+      event_providers: providers.get(l.id) ?? [],
     })),
   };
 }

@@ -63,7 +63,14 @@ function permanentIfGrantUnusable(err: unknown): never {
 // The order and the merchant grant of its POS location, in one query (every POS call).
 const posCallContext = prepared('orders_pos_grant', (db, name) =>
   db
-    .select({ order: orders, row: integrations, partner: partners })
+    .select({
+      order: orders,
+      row: integrations,
+      partner: partners,
+      // The location's event providers, for the events of the outcome (read here: no query then).
+      providers: sql<string[]>`coalesce((select array_agg(s.provider_partner_id order by s.created_at)
+        from event_subscriptions s where s.location_id = ${orgLocations.id} and s.enabled), '{}')`,
+    })
     .from(orders)
     .innerJoin(orgLocations, eq(orgLocations.id, orders.locationId))
     .innerJoin(integrations, eq(integrations.id, orgLocations.integrationId))
@@ -88,27 +95,27 @@ export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryRes
     const { request } = job.payload;
     const [found] = await posCallContext(ctx.db).execute({ orderId: job.payload.order_id });
     if (!found) throw new PermanentJobError(`Order ${job.payload.order_id} has no POS location.`);
-    const { order } = found;
+    const { order, providers } = found;
     // A new order that was settled meanwhile (cancelled before it went out) is not sent.
     if (request.type === 'order.created' && order.status !== 'received')
-      return { order, skipped: order.status };
+      return { order, providers, skipped: order.status };
     try {
       const answer = await merchant.call(ctx, found.row.id, posReceiveOrder, {
         body: request,
         job,
         grant: found,
       });
-      return { order, answer: answer.order ?? null };
+      return { order, providers, answer: answer.order ?? null };
     } catch (err) {
       // A refusal of a new order is its outcome, not a failure to deliver: settle it, do not retry.
       if (err instanceof PartnerCallError && err.reason === 'rejected') {
-        if (request.type === 'order.created') return { order, rejected: err.responseText ?? '' };
+        if (request.type === 'order.created') return { order, providers, rejected: err.responseText ?? '' };
         throw new PermanentJobError(err.message);
       }
       // Any 2xx acknowledges an update or a cancellation, whatever its body (`204`, text): only a
       // new order's answer carries something the platform needs.
       if (err instanceof UnusableAnswerError && request.type !== 'order.created')
-        return { order, answer: null };
+        return { order, providers, answer: null };
       return permanentIfGrantUnusable(err);
     }
   },

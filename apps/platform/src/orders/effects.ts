@@ -4,6 +4,7 @@ import type { OrderStatus } from '@stream/contracts/states';
 import type { Tx } from '../db/client.ts';
 import { orders } from '../db/schema/index.ts';
 import { defineJobKind } from '../jobs/kinds.ts';
+import { eventCallsOf } from '../events/delivery.ts';
 import { refusingOrders } from './availability.ts';
 import { dspCallOf, posCallOf, posKey, type OrderCall } from './calls.ts';
 import { failOrder } from './outcome.ts';
@@ -12,7 +13,8 @@ import { lockOrder, moveOrder, type Order } from './records.ts';
 /**
  * What each order status causes, in one place: `effectsOf` plans the calls (and timers) a status
  * means, and `moveOrder` / `insertOrder` (`records.ts`) write them in the statement of the move, so
- * a status is never reached without what it causes. Pure: it reads nothing but the order.
+ * a status is never reached without what it causes. Pure: it reads nothing but the order and the
+ * location's event providers it is given. This is where event providers hook in.
  */
 
 /** The POS confirms an `async_acceptance` order within this, or the order fails (tests shrink it). */
@@ -21,8 +23,19 @@ export const ASYNC_CONFIRMATION = { ms: 60_000 };
 /** Which order of which store a DSP event is about, in the DSP's ids. */
 const dspOrderRef = (order: Order) => ({ location_id: order.dspLocationId, order_id: order.dspOrderId });
 
-/** What reaching `order.status` (from `from`; null for a new order) causes. */
-export function effectsOf(order: Order, from: OrderStatus | null): OrderCall[] {
+/**
+ * What reaching `order.status` (from `from`; null for a new order) causes: the calls to the POS and
+ * the DSP, and the events for `providers`, the event providers enabled for the order's location.
+ */
+export function effectsOf(
+  order: Order,
+  from: OrderStatus | null,
+  providers: readonly string[] = [],
+): OrderCall[] {
+  return [...partnerCallsOf(order, from), ...eventCallsOf(order, from, providers)];
+}
+
+function partnerCallsOf(order: Order, from: OrderStatus | null): OrderCall[] {
   switch (order.status) {
     case 'received':
       return [posCallOf(order, { type: 'order.created', object: order.posOrder as never })];

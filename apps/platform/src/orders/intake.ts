@@ -34,6 +34,7 @@ import {
 } from './records.ts';
 import { applyDspEvent, applyQueuedEvent, settle, type Settled } from './relay.ts';
 import { recordStoreStatus } from './store-status.ts';
+import { idsOf, menuIdsOf } from '../menus/order-ids.ts';
 import { toPosOrder } from './translate.ts';
 import { problemsMessage, validateDspOrder } from './validate.ts';
 
@@ -73,12 +74,18 @@ export function sourceOf(partner: Pick<Partner, 'slug' | 'settings'>): string {
 interface Route {
   binding: Binding;
   location: OrgLocation;
+  /** Whether a menu was published for the location: then its ids map DSP ids to the POS's. */
+  hasMenu: boolean;
 }
 
 // Every new order looks its store up: prepared once per database.
 const liveRoute = prepared('orders_route', (db, name) =>
   db
-    .select({ binding: locationBindings, location: orgLocations })
+    .select({
+      binding: locationBindings,
+      location: orgLocations,
+      hasMenu: sql<boolean>`exists (select 1 from menu_items m where m.location_id = ${orgLocations.id})`,
+    })
     .from(locationBindings)
     .innerJoin(orgLocations, eq(orgLocations.id, locationBindings.locationId))
     .where(
@@ -150,13 +157,22 @@ async function receiveNewOrder(
       problemsMessage(validation.ok ? [] : validation.problems),
     );
   } else {
+    // Through the published menu's ids; with none published they pass through.
+    const menu = route.hasMenu ? await menuIdsOf(ctx.db, route.location.id, idsOf(valid.items)) : undefined;
     const translated = toPosOrder(valid, {
       orderId,
       posLocationId: route.location.providerId,
       placedAtMs: receivedAt,
-      itemIds: undefined, // no published menu maps ids yet: they pass through
+      itemIds: menu?.ids,
     });
-    if (!translated.ok) {
+    if (translated.ok && menu?.inactive.length) {
+      failed = failure(
+        'items_unavailable',
+        'items turned off at the POS',
+        `These items are not available at the restaurant now: ${menu.inactive.join(', ')}.`,
+        menu.inactive,
+      );
+    } else if (!translated.ok) {
       failed = failure(
         'pos_missing_items',
         'items unknown to the POS',

@@ -12,8 +12,8 @@ import { eq } from 'drizzle-orm';
  * or failed with a reason the DSP can act on. Runs in the transaction that finishes the delivery job.
  */
 
-/** What the POS delivery job found: the order as it read it, and the POS's answer. */
-export type DeliveryResult = { order: Order } & (
+/** What the POS delivery job found: the order as it read it, its location's event providers, and the POS's answer. */
+export type DeliveryResult = { order: Order; providers: readonly string[] } & (
   | { answer: z.output<typeof PosOrderAnswer>['order'] | null }
   | { rejected: string }
   | { skipped: string }
@@ -64,7 +64,7 @@ export async function settleDelivery(tx: DbOrTx, result: DeliveryResult): Promis
     });
     return;
   }
-  await acceptOrder(tx, order, answer.provider_id, answer.prep_time_minutes, 'POS accepts');
+  await acceptOrder(tx, order, answer.provider_id, answer.prep_time_minutes, 'POS accepts', result.providers);
 }
 
 /** Accepts the order: the food is ready after the POS's prep time (its answer's, else the location's, else 30 min). */
@@ -74,12 +74,20 @@ export async function acceptOrder(
   posOrderId: string | null,
   prepTimeMinutes: number | undefined,
   cause: string,
+  providers?: readonly string[],
 ): Promise<Order | undefined> {
   const prep = prepTimeMinutes ?? (await locationPrepTime(tx, order.id)) ?? 30;
-  return moveOrder(tx, order, 'accepted', cause, {
-    ...(posOrderId ? { posOrderId } : {}),
-    estimatedReadyAt: new Date(Date.now() + Math.round(prep * 60_000)),
-  });
+  return moveOrder(
+    tx,
+    order,
+    'accepted',
+    cause,
+    {
+      ...(posOrderId ? { posOrderId } : {}),
+      estimatedReadyAt: new Date(Date.now() + Math.round(prep * 60_000)),
+    },
+    { providers },
+  );
 }
 
 export async function deliveryGaveUp(tx: Tx, orderId: string, error: string): Promise<void> {

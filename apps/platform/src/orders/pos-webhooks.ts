@@ -6,6 +6,8 @@ import { orders, orgLocations } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OrgLocation } from '../onboarding/bindings.ts';
 import type { Partner } from '../partners/service.ts';
+import { applyObjectUpdate } from '../menus/object-updates.ts';
+import { planCatalogPull } from '../menus/publish.ts';
 import { addTimeline, lockOrder, recordWebhook } from './records.ts';
 import { applyPosStatus, settle, type Settled } from './relay.ts';
 import { markOffline, setLocationStatus } from './store-status.ts';
@@ -89,10 +91,14 @@ export async function receivePosWebhook(ctx: AppContext, partner: Partner, body:
         return { value: undefined };
       }
       default: {
-        // Catalog changes: recorded; the menus capability acts on them.
+        // Catalog changes: recorded, then a pull and publish, debounced (a burst makes one).
         const id = body.object.location_id;
-        const [location] = id ? await locationsOf(tx, partner.id, id) : [];
-        await record(location?.id ?? null);
+        const found = id ? await locationsOf(tx, partner.id, id) : [];
+        await record(found[0]?.id ?? null);
+        if (body.type === 'location.catalog.updated')
+          for (const location of found) await planCatalogPull(tx, location.id);
+        if (body.type === 'location.catalog.object.updated')
+          for (const location of found) await applyObjectUpdate(tx, location, body.object);
         return { value: undefined };
       }
     }

@@ -19,6 +19,8 @@ import { ApiError } from '../http/errors.ts';
 import { prepareJob, type PreparedJob } from '../jobs/outbox.ts';
 import type { OrderCall } from './calls.ts';
 import { effectsOf } from './effects.ts';
+import { eventOf } from '../events/order-event.ts';
+import { enabledProviders } from '../events/subscriptions.ts';
 
 /**
  * The order records: webhooks received, the order row, its timeline, and the one guarded move of
@@ -188,11 +190,15 @@ export async function moveOrder(
   to: OrderStatus,
   cause: string,
   patch: OrderPatch = {},
+  /** The event providers enabled for the order's location, when the caller has read them. */
+  opts: { providers?: readonly string[] } = {},
 ): Promise<Order | undefined> {
   if (!canTransition(ORDER_STATES, order.status, to)) return undefined;
   const next: Order = { ...order, ...patch, status: to, updatedAt: new Date() };
+  const providers =
+    opts.providers ?? (eventOf(to, order.status) ? await enabledProviders(tx, order.locationId) : []);
   const moved = 'exists (select 1 from moved)';
-  const { jobs, sent, ctes, statuses } = callParts(tx, effectsOf(next, order.status), moved);
+  const { jobs, sent, ctes, statuses } = callParts(tx, effectsOf(next, order.status, providers), moved);
   const set = assignments(orders, patch, 4);
   const update = part(
     `update orders set status = $1, updated_at = now()${set.text ? `, ${set.text}` : ''}

@@ -6,7 +6,7 @@ import type {
 } from '@stream/contracts/apis/become-a-dsp/index';
 import { type DspWebhook } from '@stream/contracts/apis/become-a-dsp/index';
 import type { PosOrderUpdateStatus } from '@stream/contracts/apis/become-a-pos/index';
-import type { DeliveryStatus } from '@stream/contracts';
+import type { DeliveryStatus, DriverDetails } from '@stream/contracts';
 import { canTransition, ORDER_STATES, type OrderStatus } from '@stream/contracts/states';
 import type { DbOrTx } from '../db/client.ts';
 import { orders, webhookEvents } from '../db/schema/index.ts';
@@ -54,7 +54,7 @@ async function recordRefusal(
 }
 
 /** A delivery status applies while the POS holds the order. */
-const DELIVERY_APPLIES: readonly OrderStatus[] = [
+export const DELIVERY_APPLIES: readonly OrderStatus[] = [
   'awaiting_confirmation',
   'accepted',
   'ready_for_pickup',
@@ -82,30 +82,61 @@ export async function applyDspEvent(
       ),
     };
   } else {
-    const driver = event.driver_details ?? order.driverDetails ?? undefined;
-    const [updated] = await tx
-      .update(orders)
-      .set({ deliveryStatus: event.delivery_status, driverDetails: driver ?? null, updatedAt: new Date() })
-      .where(eq(orders.id, order.id))
-      .returning();
-    await sendToPos(tx, order, {
-      type: 'order.updated',
-      object: {
-        location_id: order.posLocationId ?? '',
-        order_id: order.id,
-        ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
-        status: posUpdateStatus(order.status, event.delivery_status),
-        delivery_status: event.delivery_status,
-        ...(driver ? { driver_details: driver } : {}),
-      },
-    });
-    applied = { order: updated ?? order };
+    applied = {
+      order: await updateDelivery(tx, order, {
+        deliveryStatus: event.delivery_status,
+        driver: event.driver_details ?? order.driverDetails ?? undefined,
+      }),
+    };
   }
   return recordRefusal(tx, order, applied, event.type, eventId);
 }
 
+/**
+ * Records where the order's delivery is, and who drives it, and tells the POS (`order.updated` with
+ * `delivery_status` and `driver_details`): a DSP's `delivery_status_update` and an event provider's
+ * webhooks alike. `patch` may name the event provider delivering it.
+ */
+export async function updateDelivery(
+  tx: DbOrTx,
+  order: Order,
+  change: {
+    deliveryStatus?: DeliveryStatus | undefined;
+    driver?: DriverDetails | undefined;
+    patch?: Partial<Pick<Order, 'deliveryProviderId' | 'providerDeliveryStatus'>>;
+  },
+): Promise<Order> {
+  const deliveryStatus = change.deliveryStatus ?? order.deliveryStatus ?? undefined;
+  const driver = change.driver ?? order.driverDetails ?? undefined;
+  const [updated] = await tx
+    .update(orders)
+    .set({
+      ...change.patch,
+      deliveryStatus: deliveryStatus ?? null,
+      driverDetails: driver ?? null,
+      updatedAt: new Date(),
+    })
+    .where(eq(orders.id, order.id))
+    .returning();
+  await sendToPos(tx, order, {
+    type: 'order.updated',
+    object: {
+      location_id: order.posLocationId ?? '',
+      order_id: order.id,
+      ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
+      status: posUpdateStatus(order.status, deliveryStatus),
+      ...(deliveryStatus ? { delivery_status: deliveryStatus } : {}),
+      ...(driver ? { driver_details: driver } : {}),
+    },
+  });
+  return updated ?? order;
+}
+
 /** The `status` of an `order.updated` to the POS: where the delivery puts the order, else where it is. */
-export function posUpdateStatus(order: OrderStatus, delivery: DeliveryStatus): PosOrderUpdateStatus {
+export function posUpdateStatus(
+  order: OrderStatus,
+  delivery: DeliveryStatus | undefined,
+): PosOrderUpdateStatus {
   switch (delivery) {
     case 'completed':
       return 'completed';

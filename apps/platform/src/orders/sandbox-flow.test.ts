@@ -49,6 +49,12 @@ beforeAll(async () => {
     (l) => l.dsps[0]?.status === 'APPROVED',
     'APPROVED',
   );
+  // The binding publishes the sandbox POS's menu; from then on the DSP orders by its stream_ids.
+  await waitFor(
+    async () => (await world.dsp.menus()).find((m) => m.location_id === store),
+    20_000,
+    'the menu',
+  );
 });
 afterAll(() => world?.stop());
 
@@ -84,9 +90,14 @@ describe('the sandbox order flow', () => {
       20_000,
       'fail',
     );
+    // The DSP hears its own id of the item: the stream_id of the menu it downloaded.
+    const [menu] = await world.dsp.menus();
+    const ordered = (
+      menu!.menu_file as { menus: { categories: { items: { variations: { stream_id: string }[] }[] }[] }[] }
+    ).menus[0]!.categories[0]!.items[0]!.variations[0]!.stream_id;
     expect(fail.body).toMatchObject({
       failure_reason: 'items_unavailable',
-      failure_details: { invalid_item_ids: ['sbx-taco'] },
+      failure_details: { invalid_item_ids: [ordered] },
     });
     expect(sent.status).toBe(202);
   });

@@ -25,13 +25,15 @@ export interface Received {
 }
 
 /** What the fake partner answers a call with: a status and JSON body, or no answer at all. */
-export type Answer = { status: number; body?: unknown } | 'hang';
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang';
 
 export interface FakePartner {
   url: string;
   received: Received[];
   /** Answers `POST /stream-pos/v1/orders` (POS) or `/stream-dsp/v1/event` (DSP); default 200. */
   answer: (body: Record<string, unknown>, n: number) => Answer;
+  /** POS: what `GET /stream-pos/v1/catalog` answers (default: an empty catalog). */
+  catalog: unknown;
   server: Server;
   ofPath(path: string): Received[];
 }
@@ -42,6 +44,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
     url: '',
     received: [],
     answer: () => ({ status: 200, body: {} }),
+    catalog: {},
     server: null!,
     ofPath: (path) => p.received.filter((r) => r.path === path),
   };
@@ -56,10 +59,10 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
       const send = (a: Answer) => {
         if (a === 'hang') return; // the platform's timeout ends it
         if (a.body === undefined) {
-          res.writeHead(a.status);
+          res.writeHead(a.status, a.headers);
           return res.end();
         }
-        res.writeHead(a.status, { 'content-type': 'application/json' });
+        res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
         res.end(JSON.stringify(a.body));
       };
       if (path === `/stream-${type}/v1/token`) {
@@ -80,6 +83,8 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
         });
       }
       if (path.endsWith('/connection')) return send({ status: 204 });
+      if (path === '/stream-pos/v1/catalog') return send({ status: 200, body: p.catalog });
+      if (path === '/stream-pos/v1/events') return send({ status: 204 });
       if (path === '/stream-pos/v1/orders' || path === '/stream-dsp/v1/event')
         return send(p.answer(body, ++calls));
       send({ status: 404, body: {} });

@@ -10,6 +10,7 @@ import {
 } from './machine.ts';
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from './onboarding.ts';
 import { ORDER_STATES } from './orders.ts';
+import { DELIVERY_STATES } from './delivery.ts';
 
 /** A small machine of the tests' own, so the helper's tests do not move with the real ones. */
 const DOOR = defineStateMachine({
@@ -166,6 +167,29 @@ const EXPECTED: [StateMachine<string>, Record<string, string[]>][] = [
       merchant_canceled: [],
     },
   ],
+  [
+    DELIVERY_STATES,
+    {
+      unassigned: [
+        'driver_assigned',
+        'enroute_to_pickup',
+        'arrived_at_pickup',
+        'enroute_to_dropoff',
+        'completed',
+      ],
+      driver_assigned: [
+        'driver_assigned',
+        'enroute_to_pickup',
+        'arrived_at_pickup',
+        'enroute_to_dropoff',
+        'completed',
+      ],
+      enroute_to_pickup: ['driver_assigned', 'arrived_at_pickup', 'enroute_to_dropoff', 'completed'],
+      arrived_at_pickup: ['driver_assigned', 'enroute_to_dropoff', 'completed'],
+      enroute_to_dropoff: ['completed'],
+      completed: [],
+    },
+  ],
 ];
 
 describe('the platform machines', () => {
@@ -185,6 +209,7 @@ describe('the platform machines', () => {
     for (const m of [INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES])
       expect(m.initial).toBe('pending');
     expect([ORDER_STATES.initial, ...ORDER_STATES.entries]).toEqual(['received', 'scheduled']);
+    expect(DELIVERY_STATES.initial).toBe('unassigned');
     for (const m of STATE_MACHINES) {
       for (const s of m.states) expect(m.meaning[s as keyof typeof m.meaning]).toMatch(/\S/);
       for (const t of m.transitions) expect(t.cause).toMatch(/\S/);
@@ -192,7 +217,13 @@ describe('the platform machines', () => {
   });
 
   it('are all listed in STATE_MACHINES, under distinct names and schema ids', () => {
-    expect(STATE_MACHINES).toEqual([INTEGRATION_STATES, BINDING_STATES, ORG_LOCATION_STATES, ORDER_STATES]);
+    expect(STATE_MACHINES).toEqual([
+      INTEGRATION_STATES,
+      BINDING_STATES,
+      ORG_LOCATION_STATES,
+      ORDER_STATES,
+      DELIVERY_STATES,
+    ]);
     expect(new Set(STATE_MACHINES.map((m) => m.name)).size).toBe(STATE_MACHINES.length);
     expect(new Set(STATE_MACHINES.map((m) => m.schemaId)).size).toBe(STATE_MACHINES.length);
   });

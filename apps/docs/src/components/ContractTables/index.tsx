@@ -286,3 +286,29 @@ export function UnionTable({ name }: { name: string }): ReactNode {
     </table>
   );
 }
+
+/** The 24 menu publish failure codes and when each occurs (`MENU_FAILURE_CODES` of the contracts). */
+export function MenuFailureCodeTable(): ReactNode {
+  return (
+    <table className="contract-table" data-menu-failure-codes>
+      <thead>
+        <tr>
+          <th>
+            <code>failure_code</code>
+          </th>
+          <th>When</th>
+        </tr>
+      </thead>
+      <tbody>
+        {Object.entries(contracts.menuFailureCodes).map(([code, when]) => (
+          <tr key={code}>
+            <td>
+              <code>{code}</code>
+            </td>
+            <td>{withCode(when)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

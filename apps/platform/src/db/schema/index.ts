@@ -5,3 +5,5 @@ export * from './lifecycle.ts';
 export * from './sso.ts';
 export * from './onboarding.ts';
 export * from './orders.ts';
+export * from './events.ts';
+export * from './menus.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { partners } from './partners.ts';
 import { createdAt, id, timestamptz } from './columns.ts';
 
 /**
@@ -96,4 +97,27 @@ export const leases = pgTable('leases', {
   name: text('name').primaryKey(),
   holder: text('holder').notNull(),
   until: timestamptz('until').notNull(),
+});
+
+/**
+ * A circuit breaker per partner (`jobs/circuit.ts`): the outcomes of deliveries to it in the current
+ * window, and whether its deliveries are paused (`open`) until `retry_at`. Written by the job kinds
+ * that opt in (event deliveries); read by every claim.
+ */
+export const partnerCircuits = pgTable('partner_circuits', {
+  partnerId: text('partner_id')
+    .primaryKey()
+    .references(() => partners.id),
+  state: text('state', { enum: ['closed', 'open'] })
+    .notNull()
+    .default('closed'),
+  windowStartedAt: timestamptz('window_started_at').notNull().defaultNow(),
+  windowAttempts: integer('window_attempts').notNull().default(0),
+  windowFailures: integer('window_failures').notNull().default(0),
+  /** Times it opened in a row without a success: the pause doubles with each. */
+  opens: integer('opens').notNull().default(0),
+  openedAt: timestamptz('opened_at'),
+  retryAt: timestamptz('retry_at'),
+  lastError: text('last_error'),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

@@ -5,7 +5,7 @@ import type {
   OrderFailureDetails,
   OrderFailureReason,
 } from '@stream/contracts';
-import { ORDER_STATES } from '@stream/contracts/states';
+import { DELIVERY_STATES, ORDER_STATES } from '@stream/contracts/states';
 import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 import { locationBindings, orgLocations } from './onboarding.ts';
 import { orgs, partners } from './partners.ts';
@@ -62,6 +62,10 @@ export const orders = pgTable(
     estimatedReadyAt: timestamptz('estimated_ready_at'),
     deliveryStatus: text('delivery_status').$type<DeliveryStatus>(),
     driverDetails: jsonb('driver_details').$type<DriverDetails>(),
+    /** The event provider delivering the order (the first to assign a driver or report a status). */
+    deliveryProviderId: text('delivery_provider_id').references(() => partners.id),
+    /** Its delivery's state (`DELIVERY_STATES`); null: no provider has acted on the order yet. */
+    providerDeliveryStatus: text('provider_delivery_status', { enum: DELIVERY_STATES.states }),
     /** The order as the DSP sent it (validated shape), and as the POS is sent it. */
     dspOrder: jsonb('dsp_order').$type<Record<string, unknown>>().notNull(),
     posOrder: jsonb('pos_order').$type<Record<string, unknown>>(),

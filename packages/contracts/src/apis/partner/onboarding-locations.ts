@@ -4,6 +4,7 @@ import { defineOperation } from '../../operation.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { BINDING_STATES, ORG_LOCATION_STATES } from '../../states/onboarding.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
+import { LocationEventProvider } from './event-providers.ts';
 
 /** Locations of an onboarding: list the partner's, ingest POS ones into the org, bind them to DSP stores. */
 
@@ -159,8 +160,14 @@ export const OrgLocation = z
         .meta({ description: 'Set by `location.connection.offline` until the POS says `active` again.' }),
     }),
     dsps: z.array(OrgLocationDsp),
+    event_providers: z
+      .array(LocationEventProvider)
+      .meta({ description: 'The event providers enabled for the location (they hear about its orders).' }),
   })
-  .meta({ id: 'OrgLocation', description: 'A POS location of an organisation, with its DSP bindings.' });
+  .meta({
+    id: 'OrgLocation',
+    description: 'A POS location of an organisation, with its DSP bindings and event providers.',
+  });
 
 export type OrgLocation = z.infer<typeof OrgLocation>;
 
@@ -327,8 +334,8 @@ export const listOrgLocations = defineOperation({
   operationId: 'listOrgLocations',
   method: 'GET',
   path: '/onboarding/org/{id}/locations',
-  summary: "List an organisation's locations and their DSP bindings",
-  description: `Every location ingested into the organisation (or only \`location_id\`), with its \`dsps[]\` and their statuses. ${visibility}`,
+  summary: "List an organisation's locations, their DSP bindings and event providers",
+  description: `Every location ingested into the organisation (or only \`location_id\`), with its \`dsps[]\` and their statuses, and the event providers enabled for it. ${visibility}`,
   request: {
     params: z.object({ id: ObjectId.meta({ description: 'The organisation id.' }) }),
     query: z.object({ location_id: ObjectId.optional().meta({ description: 'Only this org location.' }) }),
@@ -362,6 +369,7 @@ export const listOrgLocations = defineOperation({
                 store_status: null,
               },
             ],
+            event_providers: [],
           },
         ],
       },

@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/menu-file';
+import type { MenuFailureCode } from '@stream/contracts/apis/become-a-pos/menu-events';
+import { createdAt, id, ref, timestamptz } from './columns.ts';
+import { locationBindings, orgLocations } from './onboarding.ts';
+
+/**
+ * Catalogs and menus (`menus/`): each POS location's catalog as pulled, one version per change;
+ * each menu file published to a DSP store; and the stream_id -> provider_id map of the published
+ * menus that order translation reads.
+ */
+export const catalogs = pgTable(
+  'catalogs',
+  {
+    id: id(),
+    locationId: ref('location_id', () => orgLocations.id),
+    version: integer('version').notNull(),
+    /** The normalised catalog (`StoredCatalog`) and the problems found in it. */
+    catalog: jsonb('catalog').$type<Record<string, unknown[]>>().notNull(),
+    problems: jsonb('problems').$type<unknown[]>().notNull(),
+    /** sha256 of the catalog as normalised: a pull that changes nothing makes no version. */
+    digest: text('digest').notNull(),
+    fetchedAt: timestamptz('fetched_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('catalogs_location_version').on(t.locationId, t.version)],
+);
+
+export const MENU_PUBLICATION_STATES = ['publishing', 'published', 'failed'] as const;
+
+export const menuPublications = pgTable(
+  'menu_publications',
+  {
+    id: id(),
+    bindingId: ref('binding_id', () => locationBindings.id),
+    locationId: ref('location_id', () => orgLocations.id),
+    catalogId: ref('catalog_id', () => catalogs.id),
+    form: text('form', { enum: ['v1', 'v2'] }).notNull(),
+    file: jsonb('file').$type<MenuFile>(),
+    status: text('status', { enum: MENU_PUBLICATION_STATES }).notNull(),
+    failureCode: text('failure_code').$type<MenuFailureCode>(),
+    failureReason: text('failure_reason'),
+    /** What triggered it: `binding`, `catalog.updated`, `partner`, `operator`. */
+    cause: text('cause').notNull(),
+    createdAt: createdAt(),
+    finishedAt: timestamptz('finished_at'),
+  },
+  (t) => [
+    index('menu_publications_binding').on(t.bindingId, t.createdAt),
+    uniqueIndex('menu_publications_in_flight')
+      .on(t.bindingId)
+      .where(sql`status = 'publishing'`),
+  ],
+);
+
+/** What each stream_id of a location's published menus stands for at the POS. */
+export const menuItems = pgTable(
+  'menu_items',
+  {
+    locationId: ref('location_id', () => orgLocations.id),
+    streamId: text('stream_id').notNull(),
+    kind: text('kind').notNull(),
+    providerId: text('provider_id').notNull(),
+    familyProviderId: text('family_provider_id'),
+    /** Turned off by the POS (`location.catalog.object.updated`, or the catalog): orders with it fail `items_unavailable`. */
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (t) => [primaryKey({ columns: [t.locationId, t.streamId] })],
+);

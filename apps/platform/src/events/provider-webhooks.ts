@@ -1,0 +1,133 @@
+import { eq } from 'drizzle-orm';
+import type { DeliveryStatus, DriverDetails } from '@stream/contracts';
+import type {
+  EventProviderWebhook,
+  ProviderDeliveryAnswer,
+  ProviderDriver,
+} from '@stream/contracts/apis/integrate-with-events/index';
+import { DELIVERY_STATES, transitionRefusal, type OrderStatus } from '@stream/contracts/states';
+import type { ProviderDeliveryStatus } from '@stream/contracts/states/delivery';
+import type { AppContext } from '../context.ts';
+import { orders } from '../db/schema/index.ts';
+import { ApiError } from '../http/errors.ts';
+import { addTimeline, lockOrder, recordWebhook, type Order } from '../orders/records.ts';
+import { updateDelivery } from '../orders/relay.ts';
+import type { Partner } from '../partners/service.ts';
+import { enabledProviders } from './subscriptions.ts';
+
+/**
+ * `POST /event-provider/{partner_slug}/webhook`: a driver assignment or delivery status from an
+ * event provider, in one transaction with the webhook's record and the order's timeline, applied
+ * to the order's delivery (`DELIVERY_STATES`) and relayed to the POS before the 200.
+ */
+
+/** An order the provider may deliver: after the POS accepted it, until it is cancelled. */
+const DELIVERABLE: readonly OrderStatus[] = ['accepted', 'ready_for_pickup', 'completed'];
+
+const driverOf = (provider: Partner, d: ProviderDriver): DriverDetails => ({
+  source: provider.slug,
+  name: d.name,
+  phone: { number: d.phone.number, ...(d.phone.code ? { code: d.phone.code } : {}) },
+});
+
+const providerDriverOf = (d: DriverDetails | null): ProviderDriver | null =>
+  d?.name && d.phone
+    ? { name: d.name, phone: { number: d.phone.number, ...(d.phone.code ? { code: d.phone.code } : {}) } }
+    : null;
+
+const sameDriver = (a: ProviderDriver | null, b: ProviderDriver) =>
+  a?.name === b.name && a.phone.number === b.phone.number && (a.phone.code ?? '') === (b.phone.code ?? '');
+
+const answerOf = (eventId: string, order: Order): ProviderDeliveryAnswer => ({
+  event_id: eventId,
+  order_id: order.id,
+  delivery_status: order.providerDeliveryStatus ?? 'unassigned',
+  driver: providerDriverOf(order.driverDetails),
+});
+
+/** 404 for an order unknown, of another location, or of a location the provider is not enabled for. */
+async function orderFor(tx: Parameters<typeof lockOrder>[0], provider: Partner, body: EventProviderWebhook) {
+  const { order_id, location_id } = body.object;
+  const order = await lockOrder(tx, eq(orders.id, order_id));
+  const mine =
+    order?.locationId === location_id &&
+    (order.deliveryProviderId === provider.id ||
+      (await enabledProviders(tx, order.locationId)).includes(provider.id));
+  if (!order || !mine) {
+    throw new ApiError(
+      'order_not_found',
+      `No order ${order_id} at location ${location_id} is sent to you: use the reference_id and location_id of its events (only locations that enabled you send them).`,
+    );
+  }
+  if (order.deliveryProviderId && order.deliveryProviderId !== provider.id) {
+    throw new ApiError(
+      'delivery_held_by_another_provider',
+      `Another event provider is delivering order ${order_id}; the first provider to assign a driver or report a status delivers it.`,
+    );
+  }
+  return order;
+}
+
+/** Why the move is refused, or undefined when it applies. */
+function refusalOf(
+  order: Order,
+  from: ProviderDeliveryStatus,
+  to: ProviderDeliveryStatus,
+): ApiError | undefined {
+  if (!DELIVERABLE.includes(order.status)) {
+    return new ApiError(
+      'invalid_transition',
+      `The order is ${order.status}; a delivery applies only once the restaurant accepted the order and until it is cancelled (${DELIVERABLE.join(', ')}).`,
+      [{ path: 'status', message: `allowed in: ${DELIVERABLE.join(', ')}` }],
+    );
+  }
+  const refused = transitionRefusal(DELIVERY_STATES, from, to);
+  return refused && new ApiError('invalid_transition', refused.message, refused.details);
+}
+
+export async function receiveProviderWebhook(
+  ctx: AppContext,
+  provider: Partner,
+  body: EventProviderWebhook,
+): Promise<ProviderDeliveryAnswer> {
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const order = await orderFor(tx, provider, body);
+    const eventId = await recordWebhook(tx, {
+      partnerId: provider.id,
+      type: body.type,
+      body,
+      locationId: order.locationId,
+      orderId: order.id,
+    });
+    const from = order.providerDeliveryStatus ?? 'unassigned';
+    const assign = body.type === 'order.assign.driver';
+    const to: ProviderDeliveryStatus = assign ? 'driver_assigned' : body.object.status;
+    const driver = assign ? driverOf(provider, body.object.driver) : undefined;
+    const detail = assign ? `${from} -> ${to}: ${body.object.driver.name}` : `${from} -> ${to}`;
+    await addTimeline(tx, order.id, {
+      kind: 'received',
+      type: body.type,
+      partnerId: provider.id,
+      eventId,
+      detail,
+    });
+    // A repeat (the stage the delivery is at, the driver it has) is accepted and changes nothing.
+    const repeat = assign
+      ? from !== 'unassigned' && sameDriver(providerDriverOf(order.driverDetails), body.object.driver)
+      : from === to;
+    const refused = repeat ? undefined : refusalOf(order, from, to);
+    if (refused) {
+      await addTimeline(tx, order.id, { kind: 'refused', type: body.type, detail: refused.message, eventId });
+      return { refused };
+    }
+    if (repeat) return { answer: answerOf(eventId, order) };
+    const updated = await updateDelivery(tx, order, {
+      deliveryStatus: assign ? undefined : (to as DeliveryStatus),
+      driver,
+      patch: { deliveryProviderId: provider.id, providerDeliveryStatus: to },
+    });
+    return { answer: answerOf(eventId, updated) };
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.answer;
+}

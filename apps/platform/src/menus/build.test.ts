@@ -1,0 +1,187 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MenuFileV1, MenuFileV2 } from '@stream/contracts/apis/become-a-dsp/menu-file';
+import type { PosCatalog } from '@stream/contracts/apis/become-a-pos/catalog';
+import { DEMO_CATALOG } from '@stream/sandbox/catalog';
+import { MENU_LIMITS, resolve, streamIdOf, toV1, toV2, type MenuTarget } from './build.ts';
+import { normalizeCatalog } from './catalog.ts';
+
+const target: MenuTarget = {
+  locationId: 'loc_golden',
+  posLocationId: 'loc-mission',
+  platform: 'doordash',
+  prepTimeMinutes: 20,
+  maxModifierDepth: MENU_LIMITS.maxModifierDepth,
+};
+const build = (raw: PosCatalog, t: Partial<MenuTarget> = {}) =>
+  resolve(normalizeCatalog(raw).catalog, { ...target, ...t });
+
+/** Compares with the golden file; `UPDATE_GOLDEN=1` rewrites it (review the diff before committing). */
+function golden(name: string, value: unknown) {
+  const path = new URL(`./golden/${name}`, import.meta.url);
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  if (process.env.UPDATE_GOLDEN) writeFileSync(path, text);
+  expect(text).toBe(readFileSync(path, 'utf8'));
+}
+
+describe('menu files of the demo catalog', () => {
+  const resolved = build(DEMO_CATALOG);
+
+  it('have no rejection', () => {
+    expect(resolved.rejections).toEqual([]);
+  });
+
+  it('v1 (nested) matches its golden file and the contract', () => {
+    const v1 = toV1(resolved);
+    expect(MenuFileV1.safeParse(v1).error?.issues).toBeUndefined();
+    golden('demo-v1.json', v1);
+  });
+
+  it('v2 (flat) matches its golden file and the contract', () => {
+    const v2 = toV2(resolved);
+    expect(MenuFileV2.safeParse(v2).error?.issues).toBeUndefined();
+    golden('demo-v2.json', v2);
+  });
+
+  it('hold the menus of the location only, with prices after location, menu and platform overrides', () => {
+    const v2 = toV2(resolved);
+    expect(v2.menus.map((m) => m.name)).toEqual(['Lunch', 'Dinner', 'Weekend brunch']);
+    expect(toV2(build(DEMO_CATALOG, { posLocationId: 'loc-williamsburg' })).menus.map((m) => m.name)).toEqual(
+      ['Lunch', 'Dinner'],
+    );
+    const item = (raw: PosCatalog, id: string, t: Partial<MenuTarget> = {}) =>
+      toV2(build(raw, t)).items.find((i) => i.stream_id === streamIdOf(target.locationId, 'item', id))!;
+    // doordash's price beats the lunch menu's
+    expect(item(DEMO_CATALOG, 'itm-carnitas-3')).toMatchObject({ price: 1300 });
+    expect(item(DEMO_CATALOG, 'itm-carnitas-3', { platform: 'uber' })).toMatchObject({
+      price: 1200,
+      menu_specific_overrides: [
+        { menu_id: streamIdOf(target.locationId, 'menu', 'menu-lunch'), price: 1100 },
+      ],
+    });
+    expect(item(DEMO_CATALOG, 'itm-bowl-large').price).toBe(1450);
+    expect(item(DEMO_CATALOG, 'itm-bowl-large', { posLocationId: 'loc-williamsburg' }).price).toBe(1550);
+    // v1 prices each variation on its menu
+    const v1 = toV1(build(DEMO_CATALOG, { platform: null }));
+    const threeTacos = (menu: string) =>
+      v1.menus
+        .find((m) => m.name === menu)!
+        .categories[0]!.items[0]!.variations.find((v) => v.name === 'Three tacos')!;
+    expect([threeTacos('Lunch').price, threeTacos('Dinner').price]).toEqual([1100, 1200]);
+    expect(threeTacos('Lunch').currency).toBe('usd');
+  });
+
+  it('keep every stream_id across builds, and a location its own', () => {
+    const again = build(JSON.parse(JSON.stringify(DEMO_CATALOG)));
+    expect([...again.mapping.keys()]).toEqual([...resolved.mapping.keys()]);
+    const elsewhere = build(DEMO_CATALOG, { locationId: 'loc_other' });
+    expect([...elsewhere.mapping.keys()].some((id) => resolved.mapping.has(id))).toBe(false);
+    expect(resolved.mapping.get(streamIdOf(target.locationId, 'item', 'itm-carnitas-1'))).toEqual({
+      kind: 'item',
+      providerId: 'itm-carnitas-1',
+      familyProviderId: 'fam-carnitas',
+      isActive: true,
+    });
+    expect(resolved.mapping.get(streamIdOf(target.locationId, 'item', 'itm-horchata-24'))?.isActive).toBe(
+      false,
+    );
+  });
+
+  it('nest modifiers three levels, apply the defaults of rules, and show what is inactive', () => {
+    const v1 = toV1(resolved);
+    const bowl = v1.menus[0]!.categories[1]!.items[0]!;
+    const steak = bowl.modifier_groups[0]!.modifiers.find((m) => m.name === 'Steak')!;
+    const medium = steak.nested_modifier_groups[0]!.modifiers[0]!;
+    expect(medium.nested_modifier_groups[0]!.name).toBe('Char');
+    expect(bowl.modifier_groups[0]!.modifiers.find((m) => m.name === 'Tofu')!.is_active).toBe(false);
+    expect(medium.nested_modifier_groups[0]!.rules).toEqual({
+      selection_type: 'single',
+      minimum_unique_modifiers_allowed: 0,
+      maximum_unique_modifiers_allowed: 1,
+      amount_of_modifiers_free: 0,
+    });
+  });
+});
+
+/** The demo catalog with `change` applied to a copy. */
+function broken(change: (c: Required<PosCatalog>) => void): PosCatalog {
+  const copy = JSON.parse(JSON.stringify(DEMO_CATALOG)) as Required<PosCatalog>;
+  change(copy);
+  return copy;
+}
+
+describe('checks before publish', () => {
+  it.each([
+    [
+      'NO_MENUS_ASSIGNED',
+      broken((c) => c.menu.forEach((m) => (m.location_memberships = ['loc-elsewhere']))),
+      [],
+    ],
+    [
+      'MENU_BLANK',
+      broken((c) => c.menu.forEach((m) => (m.category_ids = []))),
+      [
+        { kind: 'menu', id: 'menu-lunch' },
+        { kind: 'menu', id: 'menu-dinner' },
+        { kind: 'menu', id: 'menu-brunch' },
+      ],
+    ],
+    [
+      'MENU_SCHEDULE_MISSING',
+      broken((c) => (c.menu[2]!.schedule = { saturday: ['9-14'] })),
+      [{ kind: 'menu', id: 'menu-brunch' }],
+    ],
+    [
+      'MENU_CATALOG_MISMATCH',
+      broken((c) => {
+        c.menu[0]!.category_ids!.push('cat-gone');
+        c.category[0]!.item_family_ids!.push('fam-gone');
+        c.modifier_group[0]!.modifier_ids!.push('mod-gone');
+        c.item_family[0]!.tax_ids!.push('tax-gone');
+      }),
+      [
+        { kind: 'item_family', id: 'fam-carnitas' },
+        { kind: 'modifier_group', id: 'grp-salsa' },
+        { kind: 'category', id: 'cat-tacos' },
+        { kind: 'menu', id: 'menu-lunch' },
+      ],
+    ],
+    [
+      'MENU_ITEMS_PRICE_TOO_HIGH',
+      broken((c) => (c.modifier[3]!.price_amount = 10_000_001)),
+      [{ kind: 'modifier', id: 'mod-guac' }],
+    ],
+    ['TAX_RATE_TOO_HIGH', broken((c) => (c.tax[0]!.rate = 108.625)), [{ kind: 'tax', id: 'tax-sales' }]],
+    ['INVALID_TAX_RATE', broken((c) => (c.tax[1]!.rate = -2.5)), [{ kind: 'tax', id: 'tax-alcohol' }]],
+    [
+      'MENU_CONTENT_ISSUE',
+      broken(
+        (c) =>
+          (c.modifier.find((m) => m.provider_id === 'mod-light-char')!.modifier_group_ids = ['grp-eggs']),
+      ),
+      [{ kind: 'modifier_group', id: 'grp-eggs' }],
+    ],
+    [
+      'MENU_CONTENT_ISSUE',
+      broken(
+        (c) =>
+          (c.modifier.find((m) => m.provider_id === 'mod-medium')!.modifier_group_ids = [
+            'grp-steak-doneness',
+          ]),
+      ),
+      [{ kind: 'modifier_group', id: 'grp-steak-doneness' }],
+    ],
+  ])('%s is found locally, with the objects at fault', (code, raw, objects) => {
+    const { rejections } = build(raw);
+    expect(rejections.map((r) => r.code)).toEqual([code]);
+    expect(rejections[0]!.reason).toMatch(/\S/);
+    expect(rejections[0]!.objects).toEqual(objects);
+  });
+
+  it('lets a DSP allow deeper nesting', () => {
+    const deep = broken(
+      (c) => (c.modifier.find((m) => m.provider_id === 'mod-light-char')!.modifier_group_ids = ['grp-eggs']),
+    );
+    expect(build(deep, { maxModifierDepth: 4 }).rejections).toEqual([]);
+  });
+});

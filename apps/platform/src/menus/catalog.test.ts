@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_CATALOG } from '@stream/contracts/apis/become-a-pos/catalog';
+import { DEMO_CATALOG } from '@stream/sandbox/catalog';
+import { loadCatalog, normalizeCatalog, storeCatalog, validDate, validRange } from './catalog.ts';
+
+describe('normalizeCatalog', () => {
+  it('takes a well-formed catalog whole, with no problem', () => {
+    for (const raw of [EXAMPLE_CATALOG, DEMO_CATALOG]) {
+      const { catalog, problems } = normalizeCatalog(raw);
+      expect(problems).toEqual([]);
+      expect([...catalog.item.keys()]).toEqual((raw.item ?? []).map((i) => i.provider_id));
+      expect(loadCatalog(JSON.parse(JSON.stringify(storeCatalog(catalog))))).toEqual(catalog);
+    }
+  });
+
+  it('keeps extra fields out and takes absent kinds as empty', () => {
+    const { catalog, problems } = normalizeCatalog({
+      tax: [{ provider_id: 't', name: 'T', rate: 5, vendor_field: 1 }],
+      unknown_kind: [{}],
+    });
+    expect(problems).toEqual([]);
+    expect(catalog.tax.get('t')).toEqual({ provider_id: 't', name: 'T', rate: 5 });
+    expect(catalog.menu.size).toBe(0);
+  });
+
+  it('refuses what is not a catalog', () => {
+    for (const raw of [null, [], 'catalog', 3]) {
+      expect(normalizeCatalog(raw).problems).toEqual([
+        {
+          severity: 'error',
+          kind: 'catalog',
+          id: null,
+          field: null,
+          message: 'The catalog must be a JSON object keyed by kind (category, item_family, item, ...).',
+        },
+      ]);
+    }
+  });
+
+  it('names every broken rule on the object at fault, and keeps the rest', () => {
+    const { catalog, problems } = normalizeCatalog({
+      category: 'tacos',
+      item_family: [
+        { provider_id: 'fam-ok', name: 'OK', price_amount: 100, price_currency: 'USD' },
+        { provider_id: 'fam-ok', name: 'Second' },
+        { provider_id: 'fam-empty', name: 'No price, no item' },
+        { provider_id: 'fam-lower', name: 'Lower', price_amount: 100, price_currency: 'usd' },
+        { provider_id: 'fam-nocur', name: 'No currency', price_amount: 100 },
+        { provider_id: 'fam-cents', name: 'Cents', price_amount: 1.5, price_currency: 'USD' },
+      ],
+      modifier: [{ provider_id: 'mod-x' }],
+      menu: [
+        {
+          provider_id: 'menu-1',
+          name: 'Menu',
+          schedule: { monday: ['11:00-15:00', '9-17', '18:00-17:00'], tuesday: ['17:00-24:00'] },
+          holidays: [{ date: '02-30' }, { date: '12-25', hours: ['8:00-12:00'] }],
+        },
+      ],
+    });
+    expect(problems.map((p) => [p.severity, p.kind, p.id, p.field])).toEqual([
+      ['error', 'category', null, 'category'],
+      ['warning', 'item_family', 'fam-ok', 'provider_id'],
+      ['error', 'item_family', 'fam-lower', 'price_currency'],
+      ['error', 'item_family', 'fam-nocur', 'price_currency'],
+      ['error', 'item_family', 'fam-cents', 'price_amount'],
+      ['error', 'modifier', 'mod-x', 'name'],
+      ['warning', 'menu', 'menu-1', 'schedule.monday[1]'],
+      ['warning', 'menu', 'menu-1', 'schedule.monday[2]'],
+      ['warning', 'menu', 'menu-1', 'holidays[0].date'],
+      ['warning', 'menu', 'menu-1', 'holidays[1].hours[0]'],
+      ['error', 'item_family', 'fam-empty', 'price_amount'],
+    ]);
+    expect(problems.find((p) => p.id === 'fam-lower')!.message).toBe(
+      'price_currency must be upper-case ISO-4217 such as USD, not "usd"; the object is left out.',
+    );
+    expect(problems.find((p) => p.id === 'fam-empty')!.message).toMatch(/needs at least one item/);
+    expect([...catalog.item_family.keys()]).toEqual(['fam-ok']);
+    expect(catalog.item_family.get('fam-ok')!.name).toBe('OK');
+    expect(catalog.menu.get('menu-1')!.schedule).toEqual({
+      monday: ['11:00-15:00'],
+      tuesday: ['17:00-24:00'],
+    });
+    expect(catalog.menu.get('menu-1')!.holidays).toEqual([{ date: '12-25', hours: [] }]);
+  });
+});
+
+describe('schedule and holiday formats', () => {
+  it.each([
+    ['11:00-15:00', true],
+    ['00:00-24:00', true],
+    ['23:30-23:59', true],
+    ['9:00-17:00', false],
+    ['17:00-11:00', false],
+    ['11:00-11:00', false],
+    ['24:00-24:30', false],
+    ['11:60-12:00', false],
+    ['11:00 - 15:00', false],
+  ])('%s is %s as a range', (range, ok) => expect(validRange(range)).toBe(ok));
+  it.each([
+    ['12-25', true],
+    ['02-29', true],
+    ['02-30', false],
+    ['13-01', false],
+    ['1-5', false],
+  ])('%s is %s as a date', (date, ok) => expect(validDate(date)).toBe(ok));
+});

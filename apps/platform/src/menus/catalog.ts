@@ -1,0 +1,215 @@
+import {
+  CATALOG_KINDS,
+  type CatalogHoliday,
+  type CatalogKind,
+  type CatalogObjects,
+  type CatalogSchedule,
+} from '@stream/contracts/apis/become-a-pos/catalog';
+
+/**
+ * A POS catalog as received -> the catalog the menus are built from, as a pure function (spec
+ * section 5): each object checked on its own against its kind's contract schema, defaults applied,
+ * and every problem reported with the object at fault, so a partner can fix it and the rest still
+ * publishes. Errors drop the object; warnings drop only the part at fault (a duplicate, a bad range).
+ */
+
+export interface CatalogProblem {
+  severity: 'error' | 'warning';
+  kind: CatalogKind | 'catalog';
+  id: string | null;
+  field: string | null;
+  message: string;
+}
+
+/** The objects of one kind by provider_id, in the order the POS listed them. */
+export type CatalogOf<K extends CatalogKind> = Map<string, CatalogObjects[K]>;
+export type Catalog = { [K in CatalogKind]: CatalogOf<K> };
+
+/** The catalog as stored (JSON): each kind's objects in order. */
+export type StoredCatalog = { [K in CatalogKind]: CatalogObjects[K][] };
+
+export const KINDS = Object.keys(CATALOG_KINDS) as CatalogKind[];
+const CURRENCY = /^[A-Z]{3}$/;
+const RANGE = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$/;
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether `HH:mm-HH:mm` is a valid range (end after start; `24:00` allowed as an end). */
+export function validRange(range: string): boolean {
+  const m = RANGE.exec(range);
+  if (!m) return false;
+  const [start, end] = [Number(m[1]) * 60 + Number(m[2]), Number(m[3]) * 60 + Number(m[4])];
+  return end <= 24 * 60 && end > start;
+}
+
+/** Whether `MM-DD` is a day of some year. */
+export function validDate(date: string): boolean {
+  const m = /^(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return false;
+  const [month, day] = [Number(m[1]), Number(m[2])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= MONTH_DAYS[month - 1]!;
+}
+
+export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: CatalogProblem[] } {
+  const problems: CatalogProblem[] = [];
+  const catalog = Object.fromEntries(KINDS.map((k) => [k, new Map()])) as Catalog;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    problems.push({
+      severity: 'error',
+      kind: 'catalog',
+      id: null,
+      field: null,
+      message: 'The catalog must be a JSON object keyed by kind (category, item_family, item, ...).',
+    });
+    return { catalog, problems };
+  }
+  const body = raw as Record<string, unknown>;
+  for (const kind of KINDS) {
+    const list = body[kind];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      problems.push({
+        severity: 'error',
+        kind,
+        id: null,
+        field: kind,
+        message: `"${kind}" must be an array.`,
+      });
+      continue;
+    }
+    list.forEach((item, index) => addObject(catalog, problems, kind, item, index));
+  }
+  dropUnsellableFamilies(catalog, problems);
+  return { catalog, problems };
+}
+
+/** The items of each family: those it lists, then those naming it, each once. */
+export function itemsByFamily(catalog: Catalog): Map<string, string[]> {
+  const byFamily = new Map<string, string[]>();
+  for (const family of catalog.item_family.values())
+    byFamily.set(family.provider_id, [...(family.item_ids ?? [])]);
+  for (const item of catalog.item.values()) {
+    const list = item.item_family_id ? byFamily.get(item.item_family_id) : undefined;
+    if (list && !list.includes(item.provider_id)) list.push(item.provider_id);
+  }
+  return byFamily;
+}
+
+/** A family without a price needs at least one item (spec section 5). */
+function dropUnsellableFamilies(catalog: Catalog, problems: CatalogProblem[]) {
+  const items = itemsByFamily(catalog);
+  for (const family of catalog.item_family.values()) {
+    if (family.price_amount !== undefined || (items.get(family.provider_id)?.length ?? 0) > 0) continue;
+    catalog.item_family.delete(family.provider_id);
+    problems.push({
+      severity: 'error',
+      kind: 'item_family',
+      id: family.provider_id,
+      field: 'price_amount',
+      message:
+        'An item family without a price needs at least one item (its sizes); give it a price or items. It is left out.',
+    });
+  }
+}
+
+function addObject(
+  catalog: Catalog,
+  problems: CatalogProblem[],
+  kind: CatalogKind,
+  raw: unknown,
+  index: number,
+) {
+  const rawId = (raw as { provider_id?: unknown } | null)?.provider_id;
+  const id = typeof rawId === 'string' && rawId ? rawId : null;
+  const problem = (severity: CatalogProblem['severity'], field: string | null, message: string) =>
+    problems.push({ severity, kind, id, field, message });
+  const parsed = CATALOG_KINDS[kind].safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.join('.') || null;
+      problem('error', field, `${field ?? `${kind}[${index}]`}: ${issue.message}; the ${kind} is left out.`);
+    }
+    return;
+  }
+  const object = parsed.data as CatalogObjects[typeof kind];
+  const map = catalog[kind] as Map<string, typeof object>;
+  if (map.has(object.provider_id)) {
+    problem(
+      'warning',
+      'provider_id',
+      `A second ${kind} ${object.provider_id} is dropped: provider_ids are unique per kind.`,
+    );
+    return;
+  }
+  if ('price_amount' in object && object.price_amount !== undefined) {
+    const currency = (object as { price_currency?: string }).price_currency;
+    if (currency === undefined)
+      return problem(
+        'error',
+        'price_currency',
+        'A price needs its price_currency (upper-case ISO-4217, e.g. USD); the object is left out.',
+      );
+    if (!CURRENCY.test(currency))
+      return problem(
+        'error',
+        'price_currency',
+        `price_currency must be upper-case ISO-4217 such as USD, not "${currency}"; the object is left out.`,
+      );
+  }
+  if (kind === 'menu') {
+    const menu = object as CatalogObjects['menu'];
+    menu.schedule = cleanSchedule(menu.schedule, (field, message) => problem('warning', field, message));
+    menu.holidays = cleanHolidays(menu.holidays, (field, message) => problem('warning', field, message));
+  }
+  map.set(object.provider_id, object);
+}
+
+function cleanSchedule(
+  schedule: CatalogSchedule | undefined,
+  warn: (field: string, message: string) => void,
+) {
+  if (!schedule) return schedule;
+  return Object.fromEntries(
+    Object.entries(schedule).map(([day, ranges]) => [
+      day,
+      (ranges ?? []).filter((range, i) => {
+        if (validRange(range)) return true;
+        warn(
+          `schedule.${day}[${i}]`,
+          `"${range}" is not a 24-hour HH:mm-HH:mm range ending after it starts; it is dropped.`,
+        );
+        return false;
+      }),
+    ]),
+  ) as CatalogSchedule;
+}
+
+function cleanHolidays(
+  holidays: CatalogHoliday[] | undefined,
+  warn: (field: string, message: string) => void,
+) {
+  return holidays?.flatMap((h, i) => {
+    if (!validDate(h.date)) {
+      warn(`holidays[${i}].date`, `"${h.date}" is not a MM-DD date; the holiday is dropped.`);
+      return [];
+    }
+    const hours = h.hours?.filter((range, j) => {
+      if (validRange(range)) return true;
+      warn(`holidays[${i}].hours[${j}]`, `"${range}" is not a HH:mm-HH:mm range; it is dropped.`);
+      return false;
+    });
+    return [{ ...h, ...(hours ? { hours } : {}) }];
+  });
+}
+
+/** Unset `is_active` counts as active (spec section 5). */
+export const isActive = (o: { is_active?: boolean | undefined }) => o.is_active !== false;
+
+export function storeCatalog(catalog: Catalog): StoredCatalog {
+  return Object.fromEntries(KINDS.map((k) => [k, [...catalog[k].values()]])) as StoredCatalog;
+}
+
+export function loadCatalog(stored: StoredCatalog): Catalog {
+  return Object.fromEntries(
+    KINDS.map((k) => [k, new Map((stored[k] ?? []).map((o) => [o.provider_id, o]))]),
+  ) as Catalog;
+}

@@ -1,0 +1,50 @@
+import type { DspOrderItem, DspOrderModifier } from '@stream/contracts/apis/become-a-dsp/index';
+import { statement, run } from '../db/raw.ts';
+import type { DbOrTx } from '../db/client.ts';
+
+/**
+ * The POS ids of what a DSP order names, through the location's published menus (`menu_items`):
+ * order translation maps each stream_id to its provider_id, and an id the menus never published is
+ * `pos_missing_items`.
+ */
+
+/** Every id an order's items name: variations, items, modifiers and their groups, nested. */
+export function idsOf(items: readonly DspOrderItem[]): string[] {
+  const ids = new Set<string>();
+  const modifier = (m: DspOrderModifier): void => {
+    ids.add(m.id);
+    if (m.modifier_group_id) ids.add(m.modifier_group_id);
+    m.modifiers?.forEach(modifier);
+  };
+  for (const item of items) {
+    ids.add(item.id);
+    if (item.item_id) ids.add(item.item_id);
+    item.modifiers?.forEach(modifier);
+  }
+  return [...ids];
+}
+
+const LOOKUP = statement(
+  'menu_items_lookup',
+  `select stream_id as "streamId", provider_id as "providerId", is_active as "isActive" from menu_items
+   where location_id = $1 and stream_id = any($2::text[])`,
+);
+
+/**
+ * stream_id -> provider_id for the ids the location's menus published (the others are absent), and
+ * the ids the POS turned off (an order with them fails `items_unavailable`).
+ */
+export async function menuIdsOf(
+  db: DbOrTx,
+  locationId: string,
+  ids: readonly string[],
+): Promise<{ ids: Map<string, string>; inactive: string[] }> {
+  const rows = await run<{ streamId: string; providerId: string; isActive: boolean }>(db, LOOKUP, [
+    locationId,
+    ids,
+  ]);
+  return {
+    ids: new Map(rows.map((r) => [r.streamId, r.providerId])),
+    inactive: rows.filter((r) => !r.isActive).map((r) => r.streamId),
+  };
+}

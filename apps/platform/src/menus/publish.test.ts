@@ -1,0 +1,368 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MenuFileV1, MenuFileV2 } from '@stream/contracts/apis/become-a-dsp/menu-file';
+import { DEMO_CATALOG } from '@stream/sandbox/catalog';
+import { call } from '../../test/http.ts';
+import { waitFor } from '../../test/wait.ts';
+import { requestAccessToken } from '../auth/testing.ts';
+import { rowsOf } from '../jobs/sql.ts';
+import {
+  moveClock,
+  newOrder,
+  posCalls,
+  postDsp,
+  postPos,
+  startOrderWorld,
+  type OrderWorld,
+} from '../orders/testing.ts';
+import { MENU_LIMITS, resolve, streamIdOf, toV1 } from './build.ts';
+import { normalizeCatalog } from './catalog.ts';
+import { CATALOG_DEBOUNCE_MS, MENU_PUBLISH } from './publish.ts';
+import { setMenuSettings } from './settings.ts';
+
+/**
+ * Publishing menus over real HTTP: a POS and a DSP written from the contract (node:http, not the
+ * sandbox) bound through onboarding, the platform's Partner API, outbox and database between them.
+ */
+
+let w: OrderWorld;
+beforeAll(async () => {
+  Object.assign(MENU_PUBLISH, { deadlineMs: 3_000, backoff: { baseMs: 50, maxMs: 200 } });
+  CATALOG_DEBOUNCE_MS.value = 300;
+  w = await startOrderWorld();
+});
+afterAll(async () => {
+  await w?.stop();
+});
+
+const api = (method: string, path: string, token = w.token) => call(method, `${w.url}${path}`, { token });
+const menus = (what: string) => `/menus/locations/${w.locationId}/${what}`;
+const posEvents = () => w.pos.ofPath('/stream-pos/v1/events').map((r) => r.body as Record<string, never>);
+const publishes = () =>
+  w.dsp
+    .ofPath('/stream-dsp/v1/event')
+    .filter((r) => (r.body as { type: string }).type === 'location.publish');
+
+async function publications(): Promise<{ _id: string; status: string; failure_code: string | null }[]> {
+  return (await api('GET', menus('publications'))).body.publications;
+}
+
+/** Publishes now and waits for the outcome the POS is told (the `n`th menu event). */
+async function publish(n: number) {
+  const res = await api('POST', menus('publish'));
+  expect(res.status, res.text).toBe(202);
+  return waitFor(() => posEvents()[n - 1], 20_000, `menu event ${n}`);
+}
+
+describe('publishing a location menu', () => {
+  it('tells the POS a binding found no menu for its location (the fake POS starts with an empty catalog)', async () => {
+    const event = await waitFor(() => posEvents()[0], 20_000, 'the first menu event');
+    const [pub] = await publications();
+    expect(event).toEqual({
+      type: 'menu.publish_failure',
+      data: {
+        status: 'failure',
+        source: w.dspPartner.slug,
+        dsp_provider_location_id: w.store,
+        menu_id: pub!._id,
+        location_id: w.posLocation,
+        failure_code: 'NO_MENUS_ASSIGNED',
+        failure_reason: `No active menu is assigned to location ${w.posLocation}: add it to a menu's location_memberships (or leave them out).`,
+      },
+      created_at: expect.any(Number),
+    });
+    expect(publishes()).toEqual([]);
+  });
+
+  it('publishes the catalog on demand: the DSP downloads the v1 file and the POS hears of the success', async () => {
+    w.pos.catalog = DEMO_CATALOG;
+    const event = await publish(2);
+    const [pub] = await publications();
+    expect(event).toMatchObject({
+      type: 'menu.publish_success',
+      data: { status: 'success', menu_id: pub!._id, location_id: w.posLocation },
+    });
+    expect(pub).toMatchObject({ status: 'published', failure_code: null });
+    const [sent] = publishes();
+    const { download_url } = sent!.body as { download_url: string; location_id: string };
+    expect(sent!.body).toEqual({ type: 'location.publish', location_id: w.store, download_url });
+    const file = await call('GET', download_url);
+    expect(file.status).toBe(200);
+    expect(MenuFileV1.safeParse(file.body).success).toBe(true);
+    const expected = toV1(
+      resolve(normalizeCatalog(DEMO_CATALOG).catalog, {
+        locationId: w.locationId,
+        posLocationId: w.posLocation,
+        platform: null,
+        prepTimeMinutes: 15,
+        maxModifierDepth: MENU_LIMITS.maxModifierDepth,
+      }),
+    );
+    expect(file.body).toEqual(expected);
+    // A link altered or of another publication is refused.
+    const forged = await call('GET', download_url.replace(/signature=\w/, 'signature=0'));
+    expect([forged.status, forged.body.error.code]).toEqual([404, 'not_found']);
+  });
+
+  it('shows the catalog with its problems, and dry-runs with a diff without publishing', async () => {
+    const catalog = await api('GET', menus('catalog'));
+    expect(catalog.status, catalog.text).toBe(200);
+    expect(catalog.body.catalog).toMatchObject({ version: 2, problems: [], counts: { item: 6, menu: 3 } });
+
+    const changed = structuredClone(DEMO_CATALOG);
+    changed.item![0]!.price_amount = 475;
+    changed.item_family!.push({ provider_id: 'fam-nocur', name: 'Broken', price_amount: 100 });
+    w.pos.catalog = changed;
+    const before = publishes().length;
+    const dry = await api('POST', menus('dry-run'));
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.body.catalog.problems).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        kind: 'item_family',
+        id: 'fam-nocur',
+        field: 'price_currency',
+      }),
+    ]);
+    const [store] = dry.body.stores;
+    expect(store).toMatchObject({ dsp_store_id: w.store, form: 'v1', would_publish: true, rejections: [] });
+    expect(store.diff).toEqual({
+      added: [],
+      removed: [],
+      changed: [
+        { kind: 'item', stream_id: expect.stringMatching(/^itm_/), name: 'One taco', fields: ['price'] },
+      ],
+    });
+    expect(MenuFileV1.safeParse(store.menu_file).success).toBe(true);
+
+    changed.tax![0]!.rate = 150;
+    const refused = await api('POST', menus('dry-run'));
+    expect(refused.body.stores[0]).toMatchObject({
+      would_publish: false,
+      rejections: [{ code: 'TAX_RATE_TOO_HIGH', objects: [{ kind: 'tax', id: 'tax-sales' }] }],
+    });
+    expect(publishes().length).toBe(before);
+    w.pos.catalog = DEMO_CATALOG;
+  });
+
+  it.each([
+    [{ status: 403 }, 'DSP_FORBIDDEN'],
+    [
+      { status: 400, body: { error: { code: 'MENU_CONTENT_ISSUE', message: 'too deep' } } },
+      'MENU_CONTENT_ISSUE',
+    ],
+    [{ status: 422, body: { message: 'MENU_COMPLIANCE_ISSUE' } }, 'MENU_COMPLIANCE_ISSUE'],
+    [{ status: 400, body: { message: 'no' } }, 'DSP_REJECTED'],
+    [{ status: 418 }, 'DSP_UNKNOWN'],
+    [{ status: 503 }, 'DSP_INTERNAL_FAILURE'],
+    [{ status: 429 }, 'DSP_THROTTLED_REQUEST'],
+    [{ status: 409 }, 'MENU_ALREADY_PROCESSING'],
+  ])('maps the DSP answering %j to %s, told to the POS', async (answer, code) => {
+    w.dsp.answer = (body) => (body.type === 'location.publish' ? answer : { status: 200, body: {} });
+    try {
+      const n = posEvents().length + 1;
+      const event = await publish(n);
+      expect(event).toMatchObject({
+        type: 'menu.publish_failure',
+        data: {
+          status: 'failure',
+          failure_code: code,
+          failure_reason: expect.stringContaining(String(answer.status)),
+        },
+      });
+      expect((await publications())[0]).toMatchObject({ status: 'failed', failure_code: code });
+    } finally {
+      w.dsp.answer = () => ({ status: 200, body: {} });
+    }
+  });
+
+  it('honours Retry-After and publishes once the DSP takes it', async () => {
+    let calls = 0;
+    const times: number[] = [];
+    w.dsp.answer = (body) => {
+      if (body.type !== 'location.publish') return { status: 200, body: {} };
+      times.push(Date.now());
+      return ++calls === 1
+        ? { status: 429, body: {}, headers: { 'retry-after': '1' } }
+        : { status: 200, body: {} };
+    };
+    try {
+      const event = await publish(posEvents().length + 1);
+      expect(event).toMatchObject({ type: 'menu.publish_success' });
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(950);
+    } finally {
+      w.dsp.answer = () => ({ status: 200, body: {} });
+    }
+  });
+
+  it('pulls and publishes once for a burst of catalog.updated webhooks', async () => {
+    const before = (await publications()).length;
+    const events = posEvents().length;
+    // A window no machine is too slow for, then the clock moved past it (no timing in the test).
+    CATALOG_DEBOUNCE_MS.value = 60_000;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await postPos(w, {
+          type: 'location.catalog.updated',
+          object: { location_id: w.posLocation },
+        });
+        expect(res.status).toBe(204);
+      }
+    } finally {
+      CATALOG_DEBOUNCE_MS.value = 300;
+    }
+    await moveClock(w, 60_000);
+    await waitFor(() => posEvents()[events], 20_000, 'the publication of the burst');
+    const rows = rowsOf<{ count: number }>(
+      await w.platform.app.ctx.db.execute(
+        sql`select count(*)::int as count from jobs where kind = 'menus.ingest' and ordering_key = ${`menus:${w.locationId}`} and payload->>'cause' = 'catalog.updated'`,
+      ),
+    );
+    expect(rows[0]!.count).toBe(1);
+    expect((await publications()).length).toBe(before + 1);
+  });
+
+  it('translates the ids of the published menu into the POS ids, and refuses ids it never published', async () => {
+    const sid = (kind: 'item' | 'item_family' | 'modifier' | 'modifier_group', id: string) =>
+      streamIdOf(w.locationId, kind, id);
+    w.pos.answer = () => ({ status: 200, body: { order: { provider_id: 'pos-menu-1' } } });
+    const order = newOrder(w, {
+      items: [
+        {
+          id: sid('item', 'itm-carnitas-3'),
+          item_id: sid('item_family', 'fam-carnitas'),
+          name: 'Three tacos',
+          quantity: 1,
+          price: 1200,
+          currency: 'usd',
+          modifiers: [
+            {
+              id: sid('modifier', 'mod-habanero'),
+              modifier_group_id: sid('modifier_group', 'grp-salsa'),
+              name: 'Habanero',
+              quantity: 1,
+              price: 50,
+              currency: 'usd',
+            },
+          ],
+        },
+      ],
+      subtotal: 1250,
+    });
+    const res = await postDsp(w, order);
+    expect(res.status, res.text).toBe(202);
+    const [sent] = await waitFor(() => {
+      const calls = posCalls(w, res.body.order_id);
+      return calls.length > 0 ? calls : undefined;
+    });
+    const line = (sent!.body as { object: { line_items: Record<string, unknown>[] } }).object.line_items[0];
+    expect(line).toMatchObject({
+      provider_id: 'itm-carnitas-3',
+      item_family_provider_id: 'fam-carnitas',
+      modifiers: [{ provider_id: 'mod-habanero', modifier_group_provider_id: 'grp-salsa' }],
+    });
+
+    const unknown = await postDsp(w, newOrder(w)); // the demo ids: never published here
+    expect(unknown.body).toMatchObject({
+      status: 'failed',
+      failure_reason: 'pos_missing_items',
+      failure_details: { invalid_item_ids: ['var-1', 'item-1', 'mod-1'] },
+    });
+  });
+
+  it('relays an object turned off to the DSP without republishing, and refuses orders naming it until it is back', async () => {
+    const variation = streamIdOf(w.locationId, 'item', 'itm-carnitas-1');
+    const publishesBefore = publishes().length;
+    const updates = () =>
+      w.dsp
+        .ofPath('/stream-dsp/v1/event')
+        .filter((r) => (r.body as { type: string }).type === 'location.update');
+    const turn = (is_active: boolean) =>
+      postPos(w, {
+        type: 'location.catalog.object.updated',
+        object: {
+          location_id: w.posLocation,
+          object_id: 'itm-carnitas-1',
+          object_type: 'item',
+          object_update: { is_active },
+        },
+      });
+    expect((await turn(false)).status).toBe(204);
+    const [update] = await waitFor(() => (updates().length > 0 ? updates() : undefined));
+    expect(update!.body).toEqual({
+      type: 'location.update',
+      location_id: w.store,
+      object_updates: { variations: [{ stream_id: variation, is_active: false }] },
+    });
+    const item = {
+      id: variation,
+      name: 'One taco',
+      quantity: 1,
+      price: 450,
+      currency: 'usd',
+    };
+    const refused = await postDsp(w, newOrder(w, { items: [item], subtotal: 450 }));
+    expect(refused.body).toMatchObject({
+      status: 'failed',
+      failure_reason: 'items_unavailable',
+      failure_details: { invalid_item_ids: [variation] },
+    });
+    expect((await turn(true)).status).toBe(204);
+    await waitFor(() => (updates().length > 1 ? true : undefined));
+    w.pos.answer = () => ({ status: 200, body: { order: { provider_id: 'pos-menu-2' } } });
+    const taken = await postDsp(w, newOrder(w, { items: [item], subtotal: 450 }));
+    expect(taken.body.status).toBe('received');
+    expect(publishes().length).toBe(publishesBefore);
+
+    const bad = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: {
+        location_id: w.posLocation,
+        object_id: 'x',
+        object_type: 'menu',
+        object_update: { is_active: false },
+      },
+    });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'validation_failed']);
+  });
+
+  it('sends a DSP with the v2 flag the flat file', async () => {
+    await setMenuSettings(w.platform.app.ctx.db, w.dspPartner.slug, { menu_form: 'v2' });
+    try {
+      const event = await publish(posEvents().length + 1);
+      expect(event).toMatchObject({ type: 'menu.publish_success' });
+      const { download_url } = publishes().at(-1)!.body as { download_url: string };
+      const file = await call('GET', download_url);
+      expect(MenuFileV2.safeParse(file.body).success).toBe(true);
+      expect(file.body.item_families.length).toBeGreaterThan(0);
+    } finally {
+      await setMenuSettings(w.platform.app.ctx.db, w.dspPartner.slug, { menu_form: 'v1' });
+    }
+  });
+
+  it('shows a location to its POS and white-label partner only', async () => {
+    const stranger = await w.platform.partner();
+    const { access_token } = await requestAccessToken(w.url, stranger);
+    for (const [method, what] of [
+      ['GET', 'catalog'],
+      ['POST', 'dry-run'],
+      ['POST', 'publish'],
+      ['GET', 'publications'],
+    ] as const) {
+      const res = await api(method, menus(what), access_token);
+      expect([res.status, res.body.error.code], `${method} ${what}`).toEqual([404, 'not_found']);
+    }
+    const pos = await requestAccessToken(w.url, w.posPartner);
+    expect((await api('GET', menus('publications'), pos.access_token)).status).toBe(200);
+  });
+
+  it('tells the POS a DSP that refuses the merchant token (DSP_UNAUTHORIZED)', async () => {
+    w.dsp.answer = (body) => (body.type === 'location.publish' ? { status: 401 } : { status: 200, body: {} });
+    try {
+      const event = await publish(posEvents().length + 1);
+      expect(event).toMatchObject({ data: { failure_code: 'DSP_UNAUTHORIZED' } });
+    } finally {
+      w.dsp.answer = () => ({ status: 200, body: {} });
+    }
+  });
+});

@@ -1,0 +1,209 @@
+import type { FastifyInstance } from 'fastify';
+import { MenuFile, dspGetMenuFile } from '@stream/contracts/apis/become-a-dsp/index';
+import { posGetCatalog, posReceiveEvent } from '@stream/contracts/apis/become-a-pos/index';
+import { DEMO_CATALOG } from './catalog.ts';
+import { SandboxError, parse, route } from './http.ts';
+import type { Sim } from './sim.ts';
+import type { MenuPublishBehavior } from './state.ts';
+
+/**
+ * Catalogs and menus in the simulators: the POS serves its catalog (`DEMO_CATALOG` until a control
+ * route replaces it) and keeps the publication outcomes it is told; the DSP downloads each published
+ * menu file, checks it against the contract's schema, and serves the last one of each store.
+ */
+
+export interface DownloadedMenu {
+  location_id: string;
+  time: string;
+  download_url: string;
+  /** Whether the file passed the contract's `MenuFile` schema; `issues` say where it did not. */
+  valid: boolean;
+  issues: { path: string; message: string }[];
+  menu_file: unknown;
+}
+
+export class MenuState {
+  catalog: unknown = structuredClone(DEMO_CATALOG);
+  readonly downloads = new Map<string, DownloadedMenu>();
+}
+const states = new WeakMap<Sim, MenuState>();
+export const menuState = (sim: Sim): MenuState => {
+  let state = states.get(sim);
+  if (!state) states.set(sim, (state = new MenuState()));
+  return state;
+};
+
+export function registerPosCatalog(app: FastifyInstance, sim: Sim): void {
+  route(app, posGetCatalog, async (req) => {
+    sim.authenticate(req);
+    return menuState(sim).catalog;
+  });
+  route(app, posReceiveEvent, async (req) => {
+    sim.authenticate(req);
+    const { body } = parse(posReceiveEvent, req);
+    sim.state.recordEvent({ time: new Date().toISOString(), body: body as Record<string, unknown> });
+    return {};
+  });
+}
+
+export function registerDspMenus(app: FastifyInstance, sim: Sim): void {
+  route(app, dspGetMenuFile, async (req) => {
+    sim.authenticate(req);
+    const { location_id } = parse(dspGetMenuFile, req).query;
+    const downloaded = menuState(sim).downloads.get(location_id);
+    if (!downloaded)
+      throw new SandboxError('not_found', `No menu was published to store ${location_id} yet.`);
+    return downloaded.menu_file;
+  });
+}
+
+const REFUSALS: Record<Exclude<MenuPublishBehavior, 'accept'>, [number, string]> = {
+  unauthorized: [401, 'The merchant token is not valid for this store.'],
+  forbidden: [403, 'This store does not accept menus from you.'],
+  throttled: [429, 'Slow down.'],
+  internal_error: [500, 'Menu service unavailable.'],
+  rejected: [400, 'The menu was rejected.'],
+  content_issue: [400, 'MENU_CONTENT_ISSUE: a modifier group is nested too deep.'],
+  compliance_issue: [422, 'MENU_COMPLIANCE_ISSUE: alcohol needs an age check.'],
+  already_processing: [409, 'A menu is being processed for this store.'],
+  teapot: [418, 'I am a teapot.'],
+};
+
+/**
+ * `location.publish` in the DSP: refused as the `menu_publish` switch says, else the file is
+ * downloaded from `download_url` and kept with its schema verdict (a download that fails is a 502,
+ * as a DSP that cannot fetch the file would answer).
+ */
+export async function receivePublish(
+  sim: Sim,
+  event: { location_id: string; download_url: string },
+  reply: { header(name: string, value: string): unknown },
+): Promise<void> {
+  const behavior = sim.state.switches.menu_publish;
+  if (behavior !== 'accept') {
+    const [status, message] = REFUSALS[behavior];
+    if (status === 429) reply.header('retry-after', '1');
+    throw new SandboxError('validation_failed', message, undefined, status);
+  }
+  let file: unknown;
+  try {
+    const res = await fetch(event.download_url);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    file = await res.json();
+  } catch (err) {
+    throw new SandboxError(
+      'internal_error',
+      `Could not download the menu file: ${(err as Error).message}`,
+      undefined,
+      502,
+    );
+  }
+  const parsed = MenuFile.safeParse(file);
+  menuState(sim).downloads.set(event.location_id, {
+    location_id: event.location_id,
+    time: new Date().toISOString(),
+    download_url: event.download_url,
+    valid: parsed.success,
+    issues: parsed.success
+      ? []
+      : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    menu_file: file,
+  });
+}
+
+interface FileItem {
+  id: string;
+  item_id: string;
+  name: string;
+  quantity: number;
+  price: number;
+  currency: string;
+  modifiers: {
+    id: string;
+    modifier_group_id: string;
+    name: string;
+    quantity: number;
+    price: number;
+    currency: string;
+  }[];
+}
+
+/**
+ * What a demo order of the store orders once a menu was published to it: the first active item with
+ * its first variation and, if it has choices, the first modifier of its first group; named by the
+ * menu's stream_ids, as a real DSP's order would be. Undefined before any menu.
+ */
+export function menuOrderFor(sim: Sim, storeId: string): { items: FileItem[]; subtotal: number } | undefined {
+  const file = menuState(sim).downloads.get(storeId)?.menu_file as
+    | (MenuFile & { item_families?: undefined })
+    | {
+        item_families: {
+          stream_id: string;
+          name: string;
+          is_active?: boolean;
+          item_ids: string[];
+          modifier_group_ids: string[];
+        }[];
+        items: { stream_id: string; name: string; price: number; currency: string; is_active?: boolean }[];
+        modifier_groups: { stream_id: string; modifier_ids: string[] }[];
+        modifiers: { stream_id: string; name: string; price: number; currency: string }[];
+      }
+    | undefined;
+  if (!file) return undefined;
+  type Named = { stream_id: string; name: string };
+  type Priced = Named & { price: number; currency: string; is_active?: boolean | undefined };
+  /** The first family's first active variation, and its first choice if it has one, in either form. */
+  const choices: {
+    family: Named & { is_active?: boolean | undefined };
+    variations: (Priced | undefined)[];
+    group?: { stream_id: string } | undefined;
+    modifier?: Priced | undefined;
+  }[] = [];
+  if (file.item_families) {
+    const byId = <T extends { stream_id: string }>(list: T[]) => new Map(list.map((o) => [o.stream_id, o]));
+    const [items, groups, modifiers] = [byId(file.items), byId(file.modifier_groups), byId(file.modifiers)];
+    for (const family of file.item_families) {
+      const group = groups.get(family.modifier_group_ids[0] ?? '');
+      choices.push({
+        family,
+        variations: family.item_ids.map((id) => items.get(id)),
+        group,
+        modifier: modifiers.get(group?.modifier_ids[0] ?? ''),
+      });
+    }
+  } else {
+    for (const family of file.menus.flatMap((m) => m.categories.flatMap((c) => c.items))) {
+      const group = family.modifier_groups[0];
+      choices.push({ family, variations: family.variations, group, modifier: group?.modifiers[0] });
+    }
+  }
+  let item: FileItem | undefined;
+  for (const { family, variations, group, modifier } of choices) {
+    const variation = variations.find((v) => v && v.is_active !== false);
+    if (family.is_active === false || !variation) continue;
+    item = {
+      id: variation.stream_id,
+      item_id: family.stream_id,
+      name: `${family.name} (${variation.name})`,
+      quantity: 1,
+      price: variation.price,
+      currency: variation.currency,
+      modifiers:
+        group && modifier
+          ? [
+              {
+                id: modifier.stream_id,
+                modifier_group_id: group.stream_id,
+                name: modifier.name,
+                quantity: 1,
+                price: modifier.price,
+                currency: modifier.currency,
+              },
+            ]
+          : [],
+    };
+    break;
+  }
+  if (!item) return undefined;
+  return { items: [item], subtotal: item.price + item.modifiers.reduce((sum, m) => sum + m.price, 0) };
+}
