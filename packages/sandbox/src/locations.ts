@@ -36,6 +36,14 @@ export function changeConnection(
       'The location could not be changed (the sandbox connection_failures switch).',
     );
   }
+  const refusal = sim.kind === 'dsp' && connect ? sim.state.switches.connection_refusal : 'none';
+  if (refusal !== 'none') {
+    sim.note(req, 'failed_by_switch', true);
+    throw new SandboxError(
+      'connection_failed',
+      `${refusal}: the store cannot be connected (the sandbox connection_refusal switch).`,
+    );
+  }
   locationOf(account, location_id);
   if (connect) sim.state.connect(account.id, location_id);
   else sim.state.disconnect(account.id, location_id);

@@ -421,6 +421,19 @@ describe('sandbox DSP', () => {
         .connected,
     ).toBe(false);
     expect((await call('GET', `${url}?location_id=store-9999`, { token: access_token })).status).toBe(400);
+    // A named refusal holds while the switch is set: the platform reports it as the menu failure code.
+    await sandboxControl(dsp, client).switches({ connection_refusal: 'DSP_ACCOUNT_NOT_FOUND' });
+    for (let i = 0; i < 2; i++) {
+      const refused = await call('POST', url, { token: access_token, body: { location_id: 'store-1002' } });
+      expect([refused.status, refused.body.error.message]).toEqual([
+        400,
+        expect.stringMatching(/^DSP_ACCOUNT_NOT_FOUND: /),
+      ]);
+    }
+    await sandboxControl(dsp, client).switches({ connection_refusal: 'none' });
+    expect(
+      (await call('POST', url, { token: access_token, body: { location_id: 'store-1002' } })).body.connected,
+    ).toBe(true);
   });
 
   it('does not accept POS codes', async () => {

@@ -40,6 +40,15 @@ export const MENU_PUBLISH_BEHAVIORS = [
 ] as const;
 export type MenuPublishBehavior = (typeof MENU_PUBLISH_BEHAVIORS)[number];
 
+/** DSP: the binding refusals a DSP names when it will not connect a store (menu failure codes). */
+export const CONNECTION_REFUSALS = [
+  'none',
+  'DSP_ACCOUNT_NOT_FOUND',
+  'DSP_LOCATION_IS_NOT_ELIGIBLE',
+  'DUPLICATE_LOCATION_ID',
+  'DSP_LOCATION_ALREADY_ACTIVE',
+] as const;
+
 /**
  * Behaviour a test can flip over HTTP (`POST /_sandbox/switches`). In memory on purpose: this is
  * a simulator, and a restart putting everything back to normal is what a test wants.
@@ -70,6 +79,8 @@ export const SwitchesPatch = z
     dsp_event_failures: z.number().int().min(0).max(1_000_000),
     /** DSP: how `location.publish` is answered (see MENU_PUBLISH_BEHAVIORS). */
     menu_publish: z.enum(MENU_PUBLISH_BEHAVIORS),
+    /** DSP: while not `none`, connect calls answer 400 naming this refusal. */
+    connection_refusal: z.enum(CONNECTION_REFUSALS),
   })
   .partial()
   .strict();
@@ -89,6 +100,7 @@ export interface Switches {
   order_failure_rate: number;
   dsp_event_failures: number;
   menu_publish: MenuPublishBehavior;
+  connection_refusal: (typeof CONNECTION_REFUSALS)[number];
 }
 
 const DEFAULT_SWITCHES: Switches = {
@@ -104,6 +116,7 @@ const DEFAULT_SWITCHES: Switches = {
   order_failure_rate: 0.3,
   dsp_event_failures: 0,
   menu_publish: 'accept',
+  connection_refusal: 'none',
 };
 
 /** An order the simulated POS holds. */

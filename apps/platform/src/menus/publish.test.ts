@@ -222,6 +222,31 @@ describe('publishing a location menu', () => {
     expect((await publications()).length).toBe(before + 1);
   });
 
+  it('pulls every location of the merchant for a merchant-wide catalog.updated, and none of another merchant', async () => {
+    const ingests = async () =>
+      rowsOf<{ count: number }>(
+        await w.platform.app.ctx.db.execute(
+          sql`select count(*)::int as count from jobs where kind = 'menus.ingest' and ordering_key = ${`menus:${w.locationId}`}`,
+        ),
+      )[0]!.count;
+    const before = await ingests();
+    const other = await postPos(w, {
+      type: 'location.catalog.updated',
+      object: { merchant_id: 'someone-else' },
+    });
+    expect(other.status).toBe(204);
+    expect(await ingests()).toBe(before);
+    const events = posEvents().length;
+    const res = await postPos(w, {
+      type: 'location.catalog.updated',
+      object: { merchant_id: 'merchant-pos' },
+    });
+    expect(res.status).toBe(204);
+    const event = await waitFor(() => posEvents()[events], 20_000, 'the publication');
+    expect(event).toMatchObject({ type: 'menu.publish_success', data: { location_id: w.posLocation } });
+    expect(await ingests()).toBe(before + 1);
+  });
+
   it('translates the ids of the published menu into the POS ids, and refuses ids it never published', async () => {
     const sid = (kind: 'item' | 'item_family' | 'modifier' | 'modifier_group', id: string) =>
       streamIdOf(w.locationId, kind, id);
@@ -356,6 +381,151 @@ describe('publishing a location menu', () => {
     expect((await api('GET', menus('publications'), pos.access_token)).status).toBe(200);
   });
 
+  /** Ingests the POS location `loc` and binds it to the DSP store `store`; answers its org location id. */
+  async function bindAnother(loc: string, store: string): Promise<string> {
+    w.pos.locations.push(loc);
+    w.dsp.locations.push(store);
+    const post = (path: string, body: unknown) => call('POST', `${w.url}${path}`, { token: w.token, body });
+    const ingested = await post('/onboarding/locations/ingest', {
+      onboarding_id: w.onboardings.pos,
+      locations: [{ provider_id: loc }],
+    });
+    expect(ingested.status, ingested.text).toBe(200);
+    const locationId = ingested.body.locations[0]._id as string;
+    const bound = await post('/onboarding/locations/bind', {
+      onboarding_id: w.onboardings.dsp,
+      locations: [{ pos_location_id: locationId, dsp_provider_id: store, dsp_store_name: store }],
+    });
+    expect(bound.status, bound.text).toBe(200);
+    return locationId;
+  }
+  const eventOf = (store: string) => () =>
+    posEvents().find(
+      (e) => (e.data as unknown as { dsp_provider_location_id: string }).dsp_provider_location_id === store,
+    );
+
+  it.each([
+    ['DSP_ACCOUNT_NOT_FOUND', { error: { code: 'DSP_ACCOUNT_NOT_FOUND', message: 'No such merchant.' } }],
+    ['DSP_LOCATION_IS_NOT_ELIGIBLE', { error: { code: 'DSP_LOCATION_IS_NOT_ELIGIBLE' } }],
+    ['DUPLICATE_LOCATION_ID', { message: 'DUPLICATE_LOCATION_ID: bound to another location' }],
+    ['DSP_LOCATION_ALREADY_ACTIVE', { code: 'DSP_LOCATION_ALREADY_ACTIVE' }],
+    ['ONBOARDING_FAILURE_UNKNOWN', { error: 'no' }],
+  ] as const)(
+    'tells the POS a binding the DSP refuses with %s, and keeps no menu for it',
+    async (code, body) => {
+      const store = `store-${code.toLowerCase()}`;
+      w.dsp.connection = (b) => (b.location_id === store ? { status: 400, body } : { status: 204 });
+      try {
+        const locationId = await bindAnother(`loc-${code.toLowerCase()}`, store);
+        const event = await waitFor(eventOf(store), 20_000, `the menu event of ${store}`);
+        expect(event).toMatchObject({
+          type: 'menu.publish_failure',
+          data: { status: 'failure', failure_code: code, location_id: `loc-${code.toLowerCase()}` },
+        });
+        expect(event).toMatchObject({
+          data: { failure_reason: expect.stringContaining(`The DSP refused to connect store ${store}`) },
+        });
+        const calls = w.dsp.ofPath('/stream-dsp/v1/locations/connection');
+        const attempts = calls.filter(
+          (r) => (r.body as { location_id: string }).location_id === store,
+        ).length;
+        // A refusal the DSP named is final at once; an unnamed one is retried first.
+        expect(
+          code === 'ONBOARDING_FAILURE_UNKNOWN' ? attempts > 1 : attempts === 1,
+          `${attempts} calls`,
+        ).toBe(true);
+        const listed = await api('GET', `/menus/locations/${locationId}/publications`);
+        expect(listed.body.publications).toEqual([
+          expect.objectContaining({
+            status: 'failed',
+            failure_code: code,
+            cause: 'connection',
+            catalog_version: null,
+          }),
+        ]);
+      } finally {
+        w.dsp.connection = () => ({ status: 204 });
+      }
+    },
+  );
+
+  it('tells the POS an object update for a store with no published menu (UPDATE_ON_UNPUBLISHED), then publishes the store', async () => {
+    const store = 'store-unpublished';
+    w.dsp.answer = (body) =>
+      body.type === 'location.publish' && body.location_id === store
+        ? { status: 400 }
+        : { status: 200, body: {} };
+    try {
+      await bindAnother('loc-unpublished', store);
+      await waitFor(eventOf(store), 20_000, 'the refused first publish');
+    } finally {
+      w.dsp.answer = () => ({ status: 200, body: {} });
+    }
+    const sentBefore = w.dsp.ofPath('/stream-dsp/v1/event').length;
+    const res = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: {
+        location_id: 'loc-unpublished',
+        object_id: 'itm-carnitas-1',
+        object_type: 'item',
+        object_update: { is_active: false },
+      },
+    });
+    expect(res.status).toBe(204);
+    const ofStore = () =>
+      posEvents().filter(
+        (e) => (e.data as unknown as { dsp_provider_location_id: string }).dsp_provider_location_id === store,
+      );
+    // The object is in no menu of the location: the store hears nothing of it, and the pull that
+    // follows publishes its first menu.
+    const [, refusal, published] = await waitFor(() => (ofStore().length >= 3 ? ofStore() : undefined));
+    expect(refusal).toMatchObject({
+      type: 'menu.publish_failure',
+      data: { failure_code: 'UPDATE_ON_UNPUBLISHED' },
+    });
+    expect(published).toMatchObject({ type: 'menu.publish_success' });
+    const sent = w.dsp.ofPath('/stream-dsp/v1/event').slice(sentBefore);
+    expect(sent.map((r) => r.body)).toEqual([
+      { type: 'location.publish', location_id: store, download_url: expect.any(String) },
+    ]);
+  });
+
+  it("tells the POS an object update its store's latest menu no longer holds (OUTDATED_HEAD)", async () => {
+    const without = structuredClone(DEMO_CATALOG);
+    without.item = without.item!.filter((i) => i.provider_id !== 'itm-horchata-24');
+    w.pos.catalog = without;
+    try {
+      expect(await publish(posEvents().length + 1)).toMatchObject({ type: 'menu.publish_success' });
+      const updates = () =>
+        w.dsp
+          .ofPath('/stream-dsp/v1/event')
+          .filter((r) => (r.body as { type: string }).type === 'location.update');
+      const sent = updates().length;
+      const before = posEvents().length;
+      const res = await postPos(w, {
+        type: 'location.catalog.object.updated',
+        object: {
+          location_id: w.posLocation,
+          object_id: 'itm-horchata-24',
+          object_type: 'item',
+          object_update: { is_active: true },
+        },
+      });
+      expect(res.status).toBe(204);
+      const event = await waitFor(() => posEvents()[before], 20_000, 'the update refusal');
+      expect(event).toMatchObject({
+        data: { dsp_provider_location_id: w.store, failure_code: 'OUTDATED_HEAD' },
+      });
+      expect(event).toMatchObject({
+        data: { failure_reason: expect.stringContaining('no longer holds itm-horchata-24') },
+      });
+      expect(updates().length).toBe(sent);
+    } finally {
+      w.pos.catalog = DEMO_CATALOG;
+    }
+  });
+
+  // Last: the DSP's 401 leaves its integration needing reconnection.
   it('tells the POS a DSP that refuses the merchant token (DSP_UNAUTHORIZED)', async () => {
     w.dsp.answer = (body) => (body.type === 'location.publish' ? { status: 401 } : { status: 200, body: {} });
     try {

@@ -166,6 +166,19 @@ export function dspFailureOf(status: number | undefined, body: string | undefine
   return 'DSP_UNKNOWN';
 }
 
+/** Binding refusals a DSP can name in its 4xx answer to the connection call (anywhere in the body). */
+const ONBOARDING_FAILURES = [
+  'DSP_ACCOUNT_NOT_FOUND',
+  'DSP_LOCATION_IS_NOT_ELIGIBLE',
+  'DUPLICATE_LOCATION_ID',
+  'DSP_LOCATION_ALREADY_ACTIVE',
+] as const satisfies readonly MenuFailureCode[];
+
+/** The binding refusal a DSP's answer names, if any: retrying cannot change it. */
+export function onboardingFailureOf(body: string | undefined): MenuFailureCode | undefined {
+  return ONBOARDING_FAILURES.find((code) => body?.includes(code));
+}
+
 export const menuPublish = defineJobKind<z.infer<typeof PublishPayload>, void>({
   kind: 'menus.publish',
   payload: PublishPayload,
@@ -336,6 +349,28 @@ const reasonOf = (r: Rejection) =>
 export async function findPublication(db: DbOrTx, id: string): Promise<Publication | undefined> {
   const [row] = await db.select().from(menuPublications).where(eq(menuPublications.id, id));
   return row;
+}
+
+/**
+ * A failure that is no publish attempt (an object update the store cannot take, a binding the DSP
+ * refused): recorded among the store's publications and told to the POS like one.
+ */
+export async function recordMenuFailure(
+  db: DbOrTx,
+  store: { binding: Binding; dsp: Partner; location: Location },
+  failure: { code: MenuFailureCode; reason: string; cause: string; catalogId?: string | null },
+): Promise<void> {
+  const id = newId('mpub');
+  await db.insert(menuPublications).values({
+    id,
+    bindingId: store.binding.id,
+    locationId: store.location.id,
+    catalogId: failure.catalogId ?? null,
+    form: targetOf(store.location, store.dsp).form,
+    cause: failure.cause,
+    status: 'failed',
+  });
+  await finishPublication(db, id, 'failed', failure.code, failure.reason);
 }
 
 /** Ends a publication and tells the POS (`menu.publish_success` / `_failure`) through the outbox. */

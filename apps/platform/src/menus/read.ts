@@ -84,7 +84,7 @@ export async function publicationsOf(ctx: AppContext, auth: PartnerAuth, locatio
     .select({ p: menuPublications, store: locationBindings.dspProviderId, version: catalogs.version })
     .from(menuPublications)
     .innerJoin(locationBindings, eq(locationBindings.id, menuPublications.bindingId))
-    .innerJoin(catalogs, eq(catalogs.id, menuPublications.catalogId))
+    .leftJoin(catalogs, eq(catalogs.id, menuPublications.catalogId))
     .where(eq(menuPublications.locationId, location.id))
     .orderBy(desc(menuPublications.createdAt))
     .limit(100);

@@ -2,20 +2,23 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { locationBindings, orgLocations } from '../db/schema/index.ts';
+import { locationBindings, orgLocations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
 import { defineJobKind, PermanentJobError, type Job } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import { markConnected, moveBindings, moveLocation, type Binding, type OrgLocation } from './bindings.ts';
 import type { IntegrationStatus } from '@stream/contracts/states';
-import { PARTNER_OPERATIONS } from '../connectors/index.ts';
+import { PARTNER_OPERATIONS, PartnerCallError } from '../connectors/index.ts';
+import { onboardingFailureOf, recordMenuFailure } from '../menus/publish.ts';
 import { merchant } from './merchant.ts';
 
 /**
  * The outbox jobs of location binding. `onboarding.connect` makes one side of a binding (the POS
  * location at the POS, the store at the DSP); when both succeeded the binding is APPROVED, when one
- * gives up it is `needs_reconnection` with the reason. `onboarding.disconnect` deletes a
+ * gives up it is `needs_reconnection` with the reason, and a DSP side that gave up is also told to
+ * the POS as a menu failure (the store will get no menu): the code the DSP named in its refusal,
+ * else ONBOARDING_FAILURE_UNKNOWN. `onboarding.disconnect` deletes a
  * connection after an integration was deleted, then marks the binding or location deprovisioned.
  */
 
@@ -99,7 +102,17 @@ export const connectJob = defineJobKind<z.infer<typeof ConnectPayload>, { done: 
     const binding = await findBinding(ctx.db, job.payload.binding_id);
     // Superseded (deleted, or marked needs_reconnection meanwhile): nothing to do.
     if (!binding || binding.status !== 'pending') return { done: false };
-    await callPartner(ctx, job, await sideOf(ctx.db, binding, job.payload.side), true, ['active']);
+    try {
+      await callPartner(ctx, job, await sideOf(ctx.db, binding, job.payload.side), true, ['active']);
+    } catch (err) {
+      // A refusal the DSP named (DSP_ACCOUNT_NOT_FOUND, ...) will not change by retrying.
+      const named =
+        job.payload.side === 'dsp' && err instanceof PartnerCallError && err.reason === 'rejected'
+          ? onboardingFailureOf(err.responseText)
+          : undefined;
+      if (named) throw new PermanentJobError(`${named}: ${err instanceof Error ? err.message : ''}`);
+      throw err;
+    }
     return { done: true };
   },
   async onSucceeded(tx, job, result) {
@@ -113,6 +126,7 @@ export const connectJob = defineJobKind<z.infer<typeof ConnectPayload>, { done: 
       'needs_reconnection',
       `The ${who} did not accept the connection after ${job.attempt} attempt(s): ${job.error}`.slice(0, 1000),
     );
+    if (job.payload.side === 'dsp') await tellMenuFailure(tx, job.payload.binding_id, job.error);
   },
 });
 
@@ -146,6 +160,22 @@ export const disconnectJob = defineJobKind<DisconnectPayload, { done: boolean }>
     );
   },
 });
+
+/** The POS hears that the store will get no menu, with the DSP's reason. */
+async function tellMenuFailure(tx: DbOrTx, bindingId: string, error: string): Promise<void> {
+  const [store] = await tx
+    .select({ binding: locationBindings, dsp: partners, location: orgLocations })
+    .from(locationBindings)
+    .innerJoin(partners, eq(partners.id, locationBindings.dspPartnerId))
+    .innerJoin(orgLocations, eq(orgLocations.id, locationBindings.locationId))
+    .where(eq(locationBindings.id, bindingId));
+  if (!store) return;
+  await recordMenuFailure(tx, store, {
+    code: onboardingFailureOf(error) ?? 'ONBOARDING_FAILURE_UNKNOWN',
+    reason: `The DSP refused to connect store ${store.binding.dspProviderId}: ${error}`.slice(0, 1000),
+    cause: 'connection',
+  });
+}
 
 async function finishDisconnect(tx: DbOrTx, p: DisconnectPayload, reason: string | null): Promise<void> {
   if (p.side === 'dsp') {

@@ -2,7 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { PosWebhook } from '@stream/contracts/apis/become-a-pos/index';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { orders, orgLocations } from '../db/schema/index.ts';
+import { integrations, orders, orgLocations } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OrgLocation } from '../onboarding/bindings.ts';
 import type { Partner } from '../partners/service.ts';
@@ -18,6 +18,26 @@ import { markOffline, setLocationStatus } from './store-status.ts';
  */
 
 /** The org locations (one per org that ingested it) of the POS's location id. */
+/** The live locations of every integration of the merchant account `merchantId` at this POS. */
+async function merchantLocationsOf(
+  db: DbOrTx,
+  posPartnerId: string,
+  merchantId: string,
+): Promise<OrgLocation[]> {
+  const rows = await db
+    .select({ location: orgLocations })
+    .from(orgLocations)
+    .innerJoin(integrations, eq(integrations.id, orgLocations.integrationId))
+    .where(
+      and(
+        eq(orgLocations.sourcePartnerId, posPartnerId),
+        eq(integrations.merchantId, merchantId),
+        ne(orgLocations.status, 'deprovisioned'),
+      ),
+    );
+  return rows.map((r) => r.location);
+}
+
 async function locationsOf(db: DbOrTx, posPartnerId: string, providerId: string): Promise<OrgLocation[]> {
   return db
     .select()
@@ -91,9 +111,15 @@ export async function receivePosWebhook(ctx: AppContext, partner: Partner, body:
         return { value: undefined };
       }
       default: {
-        // Catalog changes: recorded, then a pull and publish, debounced (a burst makes one).
+        // Catalog changes: recorded, then a pull and publish, debounced (a burst makes one). A
+        // merchant-wide catalog.updated (merchant_id, no location_id) reaches each of its locations.
         const id = body.object.location_id;
-        const found = id ? await locationsOf(tx, partner.id, id) : [];
+        const merchantId = 'merchant_id' in body.object ? body.object.merchant_id : undefined;
+        const found = id
+          ? await locationsOf(tx, partner.id, id)
+          : merchantId
+            ? await merchantLocationsOf(tx, partner.id, merchantId)
+            : [];
         await record(found[0]?.id ?? null);
         if (body.type === 'location.catalog.updated')
           for (const location of found) await planCatalogPull(tx, location.id);

@@ -32,6 +32,10 @@ export interface FakePartner {
   received: Received[];
   /** Answers `POST /stream-pos/v1/orders` (POS) or `/stream-dsp/v1/event` (DSP); default 200. */
   answer: (body: Record<string, unknown>, n: number) => Answer;
+  /** The provider ids of the locations it lists (`loc-1`, `loc-2` or `store-1`, `store-2` at first). */
+  locations: string[];
+  /** Answers the location connection calls (default 204). */
+  connection: (body: Record<string, unknown>) => Answer;
   /** POS: what `GET /stream-pos/v1/catalog` answers (default: an empty catalog). */
   catalog: unknown;
   server: Server;
@@ -44,6 +48,8 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
     url: '',
     received: [],
     answer: () => ({ status: 200, body: {} }),
+    locations: type === 'pos' ? ['loc-1', 'loc-2'] : ['store-1', 'store-2'],
+    connection: () => ({ status: 204 }),
     catalog: {},
     server: null!,
     ofPath: (path) => p.received.filter((r) => r.path === path),
@@ -72,17 +78,19 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
             access_token: `at_${type}`,
             refresh_token: `rt_${type}`,
             expire_time: Date.now() + 3_600_000,
+            id: `merchant-${type}`,
           },
         });
       }
       if (path === `/stream-${type}/v1/locations`) {
-        const ids = type === 'pos' ? ['loc-1', 'loc-2'] : ['store-1', 'store-2'];
         return send({
           status: 200,
-          body: { locations: ids.map((id) => ({ provider_id: id, name: id, prep_time_minutes: 15 })) },
+          body: {
+            locations: p.locations.map((id) => ({ provider_id: id, name: id, prep_time_minutes: 15 })),
+          },
         });
       }
-      if (path.endsWith('/connection')) return send({ status: 204 });
+      if (path.endsWith('/connection')) return send(p.connection(body));
       if (path === '/stream-pos/v1/catalog') return send({ status: 200, body: p.catalog });
       if (path === '/stream-pos/v1/events') return send({ status: 204 });
       if (path === '/stream-pos/v1/orders' || path === '/stream-dsp/v1/event')
@@ -108,6 +116,8 @@ export interface OrderWorld {
   locationId: string;
   posLocation: string;
   store: string;
+  /** The onboarding ids of the POS and DSP integrations (to ingest and bind more locations). */
+  onboardings: { pos: string; dsp: string };
   stop(): Promise<void>;
 }
 
@@ -190,6 +200,7 @@ export async function startOrderWorld(
     locationId,
     posLocation: 'loc-1',
     store: 'store-1',
+    onboardings: { pos: posInt, dsp: dspInt },
     stop: async () => {
       await platform.stop();
       for (const p of [pos, dsp]) {

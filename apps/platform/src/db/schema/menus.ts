@@ -35,7 +35,8 @@ export const menuPublications = pgTable(
     id: id(),
     bindingId: ref('binding_id', () => locationBindings.id),
     locationId: ref('location_id', () => orgLocations.id),
-    catalogId: ref('catalog_id', () => catalogs.id),
+    /** Null for a failure that built no file (an object update refused, a binding the DSP refused). */
+    catalogId: text('catalog_id').references(() => catalogs.id),
     form: text('form', { enum: ['v1', 'v2'] }).notNull(),
     file: jsonb('file').$type<MenuFile>(),
     status: text('status', { enum: MENU_PUBLICATION_STATES }).notNull(),

@@ -32,13 +32,20 @@ export const MENU_FAILURE_CODES = {
   DSP_INTERNAL_FAILURE: 'The DSP answered 5xx (or did not answer) until the retries ran out.',
   DSP_UNKNOWN: 'The DSP answered something else the platform cannot read.',
   MENU_FAILURE_UNKNOWN: 'The publication failed for a reason the platform could not name.',
-  DSP_ACCOUNT_NOT_FOUND: 'Binding: the DSP knows no such merchant account.',
-  DSP_LOCATION_IS_NOT_ELIGIBLE: 'Binding: the DSP store cannot receive menus (closed, not onboarded).',
-  DUPLICATE_LOCATION_ID: 'Binding: the DSP store is already bound to another location.',
-  DSP_LOCATION_ALREADY_ACTIVE: 'Binding: the DSP store is already active with another provider.',
-  ONBOARDING_FAILURE_UNKNOWN: 'Binding failed at the DSP for a reason it did not name.',
-  OUTDATED_HEAD: 'An object update was built against an older publication than the store’s latest.',
-  UPDATE_ON_UNPUBLISHED: 'An object update arrived for a store with no published menu yet.',
+  DSP_ACCOUNT_NOT_FOUND:
+    'Binding: the DSP refused to connect the store, naming DSP_ACCOUNT_NOT_FOUND (it knows no such merchant account).',
+  DSP_LOCATION_IS_NOT_ELIGIBLE:
+    'Binding: the DSP refused to connect the store, naming DSP_LOCATION_IS_NOT_ELIGIBLE (closed, not onboarded).',
+  DUPLICATE_LOCATION_ID:
+    'Binding: the DSP refused to connect the store, naming DUPLICATE_LOCATION_ID (bound to another location there).',
+  DSP_LOCATION_ALREADY_ACTIVE:
+    'Binding: the DSP refused to connect the store, naming DSP_LOCATION_ALREADY_ACTIVE (live with another provider).',
+  ONBOARDING_FAILURE_UNKNOWN:
+    'Binding: the DSP did not accept the connection until the retries ran out, without naming a reason.',
+  OUTDATED_HEAD:
+    'An object update (`location.catalog.object.updated`) names an object the store’s latest menu no longer holds; nothing is sent to that store.',
+  UPDATE_ON_UNPUBLISHED:
+    'An object update arrived for a store with no published menu yet; nothing is sent to that store.',
 } as const;
 export type MenuFailureCode = keyof typeof MENU_FAILURE_CODES;
 export const MenuFailureCode = z

@@ -81,8 +81,15 @@ export const MenuPublication = z
     status: z.enum(['publishing', 'published', 'failed']),
     failure_code: MenuFailureCode.nullable(),
     failure_reason: z.string().nullable(),
-    cause: z.string().meta({ description: '`binding`, `catalog.updated`, `partner` or `operator`.' }),
-    catalog_version: z.number().int(),
+    cause: z.string().meta({
+      description:
+        '`binding`, `catalog.updated`, `partner` or `operator`; for a failure that is no publish attempt, `object.updated` (an object update the store could not take) or `connection` (the DSP refused the binding).',
+    }),
+    catalog_version: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The catalog version the file was built from; null when no file was built.' }),
     created_at: z.iso.datetime(),
     finished_at: z.iso.datetime().nullable(),
   })

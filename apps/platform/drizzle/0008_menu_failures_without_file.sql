@@ -1,0 +1,1 @@
+ALTER TABLE "menu_publications" ALTER COLUMN "catalog_id" DROP NOT NULL;
