@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MenuFileV1, MenuFileV2 } from '@stream/contracts/apis/become-a-dsp/menu-file';
 import type { PosCatalog } from '@stream/contracts/apis/become-a-pos/catalog';
 import { DEMO_CATALOG } from '@stream/sandbox/catalog';
-import { MENU_LIMITS, resolve, streamIdOf, toV1, toV2, type MenuTarget } from './build.ts';
+import { closeEarlier, MENU_LIMITS, resolve, streamIdOf, toV1, toV2, type MenuTarget } from './build.ts';
 import { normalizeCatalog } from './catalog.ts';
 
 const target: MenuTarget = {
@@ -183,5 +183,29 @@ describe('checks before publish', () => {
       (c) => (c.modifier.find((m) => m.provider_id === 'mod-light-char')!.modifier_group_ids = ['grp-eggs']),
     );
     expect(build(deep, { maxModifierDepth: 4 }).rejections).toEqual([]);
+  });
+});
+
+describe('should_adjust_for_prep_time', () => {
+  it.each([
+    [['17:00-22:00'], 20, ['17:00-21:40']],
+    [['11:00-11:30', '12:00-15:05'], 30, ['12:00-14:35']],
+    [['09:00-09:20'], 20, []],
+    [['00:00-23:59'], 0, ['00:00-23:59']],
+  ])('closes %j %i minutes earlier: %j', (ranges, minutes, expected) => {
+    expect(closeEarlier(ranges, minutes)).toEqual(expected);
+  });
+
+  it('closes the flagged menus only, by the location prep time, and refuses one left with no hours', () => {
+    const dinner = (r: ReturnType<typeof build>) => r.menus.find((m) => m.providerId === 'menu-dinner')!;
+    const lunch = (r: ReturnType<typeof build>) => r.menus.find((m) => m.providerId === 'menu-lunch')!;
+    const slow = build(DEMO_CATALOG, { prepTimeMinutes: 45 });
+    expect(dinner(slow).schedule.saturday).toEqual(['17:00-22:45']);
+    expect(lunch(slow).schedule).toEqual(lunch(build(DEMO_CATALOG, { prepTimeMinutes: 5 })).schedule);
+    const { rejections } = build(DEMO_CATALOG, { prepTimeMinutes: 400 });
+    expect(rejections.map((r) => [r.code, r.objects])).toEqual([
+      ['MENU_SCHEDULE_MISSING', [{ kind: 'menu', id: 'menu-dinner' }]],
+    ]);
+    expect(rejections[0]!.reason).toContain('prep time (400 min)');
   });
 });

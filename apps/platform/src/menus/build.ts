@@ -64,6 +64,21 @@ export const familyVariation = (familyId: string) => `${familyId}#family`;
 type Schedule = Required<{ [D in keyof CatalogSchedule]: string[] }>;
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const hhmmOf = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+
+/**
+ * `should_adjust_for_prep_time`: ordering closes `minutes` before each range ends, so the last order
+ * is ready by closing time; a range too short for that is dropped. Ranges are `HH:mm-HH:mm`, valid.
+ */
+export function closeEarlier(ranges: readonly string[], minutes: number): string[] {
+  return ranges.flatMap((range) => {
+    const [from, to] = range.split('-') as [string, string];
+    const end = minutesOf(to) - minutes;
+    return end > minutesOf(from) ? [`${from}-${hhmmOf(end)}`] : [];
+  });
+}
+
 interface Priced {
   price_amount?: number | undefined;
   price_currency?: string | undefined;
@@ -416,11 +431,19 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
   };
 
   for (const menu of menus) {
-    const schedule = Object.fromEntries(DAYS.map((d) => [d, menu.schedule?.[d] ?? []])) as Schedule;
+    const adjust = menu.should_adjust_for_prep_time === true;
+    const schedule = Object.fromEntries(
+      DAYS.map((d) => {
+        const ranges = menu.schedule?.[d] ?? [];
+        return [d, adjust ? closeEarlier(ranges, target.prepTimeMinutes) : ranges];
+      }),
+    ) as Schedule;
     if (DAYS.every((d) => schedule[d].length === 0)) {
       reject(
         'MENU_SCHEDULE_MISSING',
-        `Menu "${menu.name}" (${menu.provider_id}) has no opening hours: give it at least one HH:mm-HH:mm range.`,
+        adjust && DAYS.some((d) => (menu.schedule?.[d] ?? []).length > 0)
+          ? `Menu "${menu.name}" (${menu.provider_id}) has no range longer than the prep time (${target.prepTimeMinutes} min), which should_adjust_for_prep_time takes off each: lengthen them or turn it off.`
+          : `Menu "${menu.name}" (${menu.provider_id}) has no opening hours: give it at least one HH:mm-HH:mm range.`,
         'menu',
         menu.provider_id,
       );
