@@ -525,6 +525,48 @@ describe('publishing a location menu', () => {
     }
   });
 
+  it('keeps every stream_id in the database across three re-ingests with changes', async () => {
+    const ids = async () =>
+      new Map(
+        rowsOf<{ kind: string; provider_id: string; stream_id: string }>(
+          await w.platform.app.ctx.db.execute(
+            sql`select kind, provider_id, stream_id from menu_items where location_id = ${w.locationId}`,
+          ),
+        ).map((r) => [`${r.kind}:${r.provider_id}`, r.stream_id]),
+      );
+    const first = await ids();
+    expect(first.size).toBeGreaterThan(20);
+    const changes: ((c: typeof DEMO_CATALOG) => void)[] = [
+      (c) => (c.item![0]!.price_amount! += 25),
+      (c) => {
+        c.item_family!.push({
+          provider_id: 'fam-new',
+          name: 'New',
+          price_amount: 300,
+          price_currency: 'USD',
+        });
+        c.category![0]!.item_family_ids!.unshift('fam-new');
+      },
+      (c) => {
+        c.modifier!.reverse();
+        c.item_family!.reverse();
+      },
+    ];
+    try {
+      for (const change of changes) {
+        const changed = structuredClone(DEMO_CATALOG);
+        change(changed);
+        w.pos.catalog = changed;
+        expect(await publish(posEvents().length + 1)).toMatchObject({ type: 'menu.publish_success' });
+        const now = await ids();
+        for (const [key, streamId] of first) expect(now.get(key), key).toBe(streamId);
+      }
+      expect((await ids()).has('item_family:fam-new')).toBe(true);
+    } finally {
+      w.pos.catalog = DEMO_CATALOG;
+    }
+  });
+
   // Last: the DSP's 401 leaves its integration needing reconnection.
   it('tells the POS a DSP that refuses the merchant token (DSP_UNAUTHORIZED)', async () => {
     w.dsp.answer = (body) => (body.type === 'location.publish' ? { status: 401 } : { status: 200, body: {} });
