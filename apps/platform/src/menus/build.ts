@@ -65,7 +65,8 @@ type Schedule = Required<{ [D in keyof CatalogSchedule]: string[] }>;
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const hhmmOf = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const hhmmOf = (m: number) =>
+  `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
 /**
  * `should_adjust_for_prep_time`: ordering closes `minutes` before each range ends, so the last order
@@ -159,11 +160,13 @@ const mergePrices = (a: Map<string, number>, b: Map<string, number>) =>
 
 export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
   // Groups and menus are named many times: each stream_id is hashed once per build.
-  const sids = new Map<string, string>();
+  // One map per kind: no key string to build on every lookup.
+  const sids = new Map<CatalogKind, Map<string, string>>();
   const sid = (kind: CatalogKind, id: string) => {
-    const key = `${kind}\0${id}`;
-    let found = sids.get(key);
-    if (found === undefined) sids.set(key, (found = streamIdOf(target.locationId, kind, id)));
+    let ofKind = sids.get(kind);
+    if (!ofKind) sids.set(kind, (ofKind = new Map()));
+    let found = ofKind.get(id);
+    if (found === undefined) ofKind.set(id, (found = streamIdOf(target.locationId, kind, id)));
     return found;
   };
   const rejections = new Map<MenuFailureCode, Rejection>();
