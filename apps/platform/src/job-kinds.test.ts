@@ -18,13 +18,13 @@ function sources(dir: string): string[] {
 
 describe('JOB_KINDS', () => {
   it('lists every job kind the platform code declares, each once', () => {
-    // A kind is declared as `define(JobKind|PartnerCallKind)<...>({ kind: '<name>'`.
+    // A kind is declared as `define(JobKind|DeadlineJobKind|PartnerCallKind)<...>([policy, ]{ kind: '<name>'`.
     const declared = sources(SRC).flatMap((f) => {
       const text = readFileSync(f, 'utf8');
-      if (!/define(JobKind|PartnerCallKind)\b/.test(text)) return [];
-      return [...text.matchAll(/define(?:JobKind|PartnerCallKind)[^(]*\(\{\s*kind: '([a-z][\w.-]*)'/g)].map(
-        (m) => `${m[1]} (${relative(SRC, f)})`,
-      );
+      if (!/define(JobKind|DeadlineJobKind|PartnerCallKind)\b/.test(text)) return [];
+      const declaration =
+        /define(?:JobKind|DeadlineJobKind|PartnerCallKind)[^(]*\((?:\w+, )?\{\s*kind: '([a-z][\w.-]*)'/g;
+      return [...text.matchAll(declaration)].map((m) => `${m[1]} (${relative(SRC, f)})`);
     });
     const listed = JOB_KINDS.map((k) => k.kind);
     expect(new Set(listed).size).toBe(listed.length);

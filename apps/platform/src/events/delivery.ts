@@ -3,7 +3,7 @@ import { eventsReceiveEvent, OrderEvent } from '@stream/contracts/apis/integrate
 import type { OrderStatus } from '@stream/contracts/states';
 import { callOperation } from '../connectors/call.ts';
 import { recordOutcome } from '../jobs/circuit.ts';
-import { defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
+import { defineDeadlineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import type { OrderCall } from '../orders/calls.ts';
 import type { Order } from '../orders/records.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
@@ -24,16 +24,9 @@ export const EVENT_DELIVERY = {
 
 const Payload = z.object({ provider_id: z.string(), event: OrderEvent });
 
-export const eventDelivery = defineJobKind<z.infer<typeof Payload>, void>({
+export const eventDelivery = defineDeadlineJobKind<z.infer<typeof Payload>, void>(EVENT_DELIVERY, {
   kind: 'events.deliver',
   payload: Payload,
-  maxAttempts: 100_000, // the deadline ends it
-  get deadlineMs() {
-    return EVENT_DELIVERY.deadlineMs;
-  },
-  get backoff() {
-    return EVENT_DELIVERY.backoff;
-  },
   async handle(job, ctx) {
     const provider = await findPartner(ctx.db, job.payload.provider_id);
     if (provider?.kind !== 'events') throw new PermanentJobError('The event provider no longer exists.');

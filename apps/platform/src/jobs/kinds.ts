@@ -72,6 +72,32 @@ export function defineJobKind<P, R = unknown>(def: JobKind<P, R>): JobKind<P, R>
   return def;
 }
 
+/** A retry policy a test can shorten after the kinds are defined (the worker reads it at each use). */
+export interface DeadlinePolicy {
+  deadlineMs: number;
+  backoff: Backoff;
+}
+
+/**
+ * Declares a kind retried until `policy`'s deadline, however many attempts that takes: a partner
+ * call whose outcome somebody waits for (an order, an event, a menu).
+ */
+export function defineDeadlineJobKind<P, R = unknown>(
+  policy: DeadlinePolicy,
+  def: Omit<JobKind<P, R>, 'maxAttempts' | 'deadlineMs' | 'backoff'>,
+): JobKind<P, R> {
+  return defineJobKind({
+    ...def,
+    maxAttempts: 100_000, // the deadline ends it
+    get deadlineMs() {
+      return policy.deadlineMs;
+    },
+    get backoff() {
+      return policy.backoff;
+    },
+  });
+}
+
 /** The kinds by name; two kinds with one name are a programming error, caught at start. */
 export function kindMap(kinds: readonly AnyJobKind[]): Map<string, AnyJobKind> {
   const map = new Map<string, AnyJobKind>();

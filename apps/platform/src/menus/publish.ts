@@ -20,7 +20,7 @@ import {
 } from '../db/schema/index.ts';
 import { PartnerCallError } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
+import { defineDeadlineJobKind, defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
@@ -179,16 +179,9 @@ export function onboardingFailureOf(body: string | undefined): MenuFailureCode |
   return ONBOARDING_FAILURES.find((code) => body?.includes(code));
 }
 
-export const menuPublish = defineJobKind<z.infer<typeof PublishPayload>, void>({
+export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>, void>(MENU_PUBLISH, {
   kind: 'menus.publish',
   payload: PublishPayload,
-  maxAttempts: 1_000, // the deadline ends it
-  get deadlineMs() {
-    return MENU_PUBLISH.deadlineMs;
-  },
-  get backoff() {
-    return MENU_PUBLISH.backoff;
-  },
   async handle(job, ctx) {
     // Coalesce: a newer publish of this store waits behind this one and will read the newest catalog.
     const [newer] = await ctx.db

@@ -9,7 +9,7 @@ import { PartnerCallError } from '../connectors/index.ts';
 import { UnusableAnswerError } from '../connectors/http.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
-import { defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
+import { defineDeadlineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import { enqueue, type EnqueueInput } from '../jobs/outbox.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import { settleDelivery, deliveryGaveUp, type DeliveryResult } from './outcome.ts';
@@ -81,16 +81,9 @@ const posCallContext = prepared('orders_pos_grant', (db, name) =>
 
 const PosCallPayload = z.object({ order_id: z.string(), request: PosOrderRequest });
 
-export const posCall = defineJobKind<z.infer<typeof PosCallPayload>, DeliveryResult>({
+export const posCall = defineDeadlineJobKind<z.infer<typeof PosCallPayload>, DeliveryResult>(ORDER_DELIVERY, {
   kind: 'orders.pos',
   payload: PosCallPayload,
-  maxAttempts: 1_000, // the deadline ends it
-  get deadlineMs() {
-    return ORDER_DELIVERY.deadlineMs;
-  },
-  get backoff() {
-    return ORDER_DELIVERY.backoff;
-  },
   async handle(job, ctx) {
     const { request } = job.payload;
     const [found] = await posCallContext(ctx.db).execute({ orderId: job.payload.order_id });
@@ -149,16 +142,9 @@ const DspCallPayload = z.object({
   event: DspEvent,
 });
 
-export const dspCall = defineJobKind<z.infer<typeof DspCallPayload>, void>({
+export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, void>(DSP_EVENT_DELIVERY, {
   kind: 'orders.dsp',
   payload: DspCallPayload,
-  maxAttempts: 1_000,
-  get deadlineMs() {
-    return DSP_EVENT_DELIVERY.deadlineMs;
-  },
-  get backoff() {
-    return DSP_EVENT_DELIVERY.backoff;
-  },
   async handle(job, ctx) {
     const { store } = job.payload;
     const bindingId =
