@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: throughput and latency of POST /oauth/token and an authenticated GET /tokens,
- * against a bare Fastify JSON route as the baseline, all on 127.0.0.1, in one run. Prints a table
+ * `npm run bench`: throughput and latency of POST /oauth/token, an authenticated GET /tokens and
+ * POST /PriceOrder (10 lines with modifiers, 2 discounts, on the demo menu), against a bare Fastify
+ * JSON route as the baseline, all on 127.0.0.1, in one run. Prints a table
  * and the ratios to the baseline, with the load average before and after (the figures depend on
  * the machine and on what else runs on it: compare runs on the same one, and read the load).
  * Runs on PGlite; with DATABASE_URL on that PostgreSQL server, in a scratch database the bench
@@ -16,6 +17,8 @@ import pino from 'pino';
 import { loadConfig } from '../apps/platform/src/config.ts';
 import { createPartner } from '../apps/platform/src/partners/service.ts';
 import { startPlatform } from '../apps/platform/src/server.ts';
+import { grantCompany, importCompany } from '../apps/platform/src/hosted/companies.ts';
+import { DEMO_COMPANY, DEMO_STORE_ID } from '../packages/contracts/src/apis/hr-menu/demo.ts';
 import { scratchDatabase } from './scratch-db.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -36,6 +39,31 @@ async function measure(name: string, opts: autocannon.Options): Promise<Row> {
   const errors = r.errors + r.timeouts + r.non2xx;
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
 }
+
+/** 10 lines of the demo menu, with modifiers (halves, nested quantities) and 2 discounts. */
+const pizza = (id: string, toppings: string[]) => ({
+  id,
+  qty: 1,
+  price: 0,
+  orderModifiers: [{ id: 'thick', quantity: 1 }, ...toppings.map((t) => ({ id: t, quantity: 1 }))],
+});
+const PRICE_ORDER = {
+  orderType: 'Pickup',
+  deferDue: '2026-12-01T18:30:00-05:00',
+  items: [
+    pizza('margherita-lg', ['pepperoni', 'mushrooms']),
+    pizza('pepperoni-lg', ['extra-cheese']),
+    pizza('veggie-lg', ['mushrooms', 'extra-cheese']),
+    { ...pizza('margherita-lg', []), leftHalfItemId: 'pepperoni-lg', rightHalfItemId: 'veggie-lg' },
+    pizza('margherita-lg', ['pepperoni']),
+    { id: 'garlic-knots', qty: 2, price: 0, orderModifiers: [{ id: 'marinara', quantity: 2 }] },
+    { id: 'garlic-knots', qty: 3, price: 0, orderModifiers: [{ id: 'ranch', quantity: 1 }] },
+    { id: 'caesar', qty: 1, price: 0 },
+    { id: 'soda', qty: 4, price: 0 },
+    { id: 'lager', qty: 2, price: 0 },
+  ],
+  discounts: [{ sourceDiscount: 'weekday-pizza' }, { sourceDiscount: 'knots-bogo' }],
+};
 
 const load = () =>
   loadavg()
@@ -95,6 +123,8 @@ async function run(databaseUrl: string | undefined) {
         if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
         return r.json() as Promise<Record<string, string>>;
       });
+    await importCompany(platform.app.ctx.db, DEMO_COMPANY);
+    await grantCompany(platform.app.ctx.db, DEMO_COMPANY.company.id, creds.partner_id);
     const { access_token } = await post(`${platform.url}/oauth/token`, JSON.parse(tokenBody));
     const { org_id } = await post(
       `${platform.url}/onboarding/org`,
@@ -107,6 +137,10 @@ async function run(databaseUrl: string | undefined) {
     );
     await post(`${platform.url}/tokens`, { org_id, token_name: 'bench', scopes: ['user'] }, access_token);
 
+    const priceBody = JSON.stringify({ applyDefaultModifiers: true, data: PRICE_ORDER });
+    await post(`${platform.url}/PriceOrder`, JSON.parse(priceBody), access_token).catch(async () => {
+      throw new Error('the PriceOrder bench body does not price');
+    });
     const rows = [
       await measure('bare Fastify JSON route (baseline)', { url: `${baselineUrl}/json` }),
       await measure('POST /oauth/token', {
@@ -118,6 +152,17 @@ async function run(databaseUrl: string | undefined) {
       await measure('GET /tokens (authenticated)', {
         url: `${platform.url}/tokens?org_id=${org_id}`,
         headers: { authorization: `Bearer ${access_token}` },
+      }),
+      await measure('POST /PriceOrder (10 lines, 2 discounts)', {
+        url: `${platform.url}/PriceOrder`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${access_token}`,
+          'x-store': String(DEMO_STORE_ID),
+          'x-service-type': 'DoorDash',
+        },
+        body: priceBody,
       }),
     ];
     const base = rows[0]!;

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { ALL_OPERATIONS, ERROR_CODES, ErrorBody, type Operation } from '@stream/contracts';
+import { ALL_OPERATIONS, ERROR_CODES, type Operation } from '@stream/contracts';
+import { ENVELOPE_SCHEMAS } from '@stream/contracts/envelopes';
+import { envelopeOf } from '@stream/contracts/operation';
 
 /**
  * The contract schema an example names:
  * - `<operationId>.request`: the operation's request body;
- * - `<operationId>.<status>`: its response of that status, or the error body when the status is one
- *   of its error codes' (`requestToken.400`);
+ * - `<operationId>.<status>`: its response of that status, or the error body of its API's envelope when
+ *   the status is one of its error codes' (`requestToken.400`, `getMenu.404`);
  * - `<SchemaId>`: a named schema of the contracts (`.meta({ id })`), such as `Error` or `OAuthTokenResponse`.
  */
 export function schemaFor(ref: string): z.ZodType {
@@ -16,7 +18,8 @@ export function schemaFor(ref: string): z.ZodType {
     const status = Number(m[2]);
     const spec = op.responses[status];
     if (spec) return spec.schema ?? z.string().max(0); // a response without a body: no content
-    if (op.errors.some((code) => ERROR_CODES[code].status === status)) return ErrorBody;
+    if (op.errors.some((code) => ERROR_CODES[code].status === status))
+      return ENVELOPE_SCHEMAS[envelopeOf(op)];
     return missing(ref, `the operation answers neither a response nor an error with status ${status}`);
   }
   const named = (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap.get(ref);

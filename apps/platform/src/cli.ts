@@ -18,6 +18,7 @@ Commands:
                           which event providers hear a location's orders; their circuits
   menus publish <id>      pull a location's catalog and publish its menus now
   partners menu-settings  how a DSP takes its menus (v2 flag, nesting, price platform)
+  companies import|grant  hosted APIs: import a company's stores and menus; let a partner call them
 Run "stream-platform <command> --help" for a command's options; "stream-platform --version"
 prints the platform's version.
 
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   orders: async () => (await import('./cli/orders.ts')).orders,
   events: async () => (await import('./cli/events.ts')).events,
   menus: async () => (await import('./cli/menus.ts')).menus,
+  companies: async () => (await import('./cli/companies.ts')).companies,
 };
 
 /** The platform's version: apps/platform/package.json. */

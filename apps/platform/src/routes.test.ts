@@ -39,13 +39,19 @@ const ALLOWED = [
   { what: 'documentation site', test: (r: MountedRoute) => r.method === 'GET' && r.url === '/*' },
 ];
 
-/** The naming rule of ARCHITECTURE.md ("Where a handler lives"). */
+/**
+ * The naming rule of ARCHITECTURE.md ("Where a handler lives"). The hosted restaurant APIs' paths
+ * (`/Menus/{menuName}/OutOfStock`) start with a capital: their folders are under `hosted/`, and
+ * every segment is written in kebab case (`hosted/menus/out-of-stock.route.ts`).
+ */
 export function routeFileOf(path: string): string {
+  const hosted = /^\/[A-Z]/.test(path);
+  const kebab = (s: string) => (hosted ? s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase() : s);
   const [folder, ...rest] = path
     .split('/')
     .filter((s) => s !== '' && !/^\{.+\}$/.test(s))
-    .map((s) => s.replace(/^\./, '').replace(/\.[a-z]+$/, ''));
-  return `${SRC}${folder}/${rest.length > 0 ? rest.join('-') : folder}.route.ts`;
+    .map((s) => kebab(s.replace(/^\./, '').replace(/\.[a-z]+$/, '')));
+  return `${SRC}${hosted ? 'hosted/' : ''}${folder}/${rest.length > 0 ? rest.join('-') : folder}.route.ts`;
 }
 
 describe('routes are what the contracts say', () => {
@@ -86,6 +92,8 @@ describe('routes are what the contracts say', () => {
     expect(routeFileOf('/tokens/{token_id}')).toBe(`${SRC}tokens/tokens.route.ts`);
     expect(routeFileOf('/.well-known/jwks.json')).toBe(`${SRC}well-known/jwks.route.ts`);
     expect(routeFileOf('/onboarding/org/{id}/locations')).toBe(`${SRC}onboarding/org-locations.route.ts`);
+    expect(routeFileOf('/Menus/{menuName}/OutOfStock')).toBe(`${SRC}hosted/menus/out-of-stock.route.ts`);
+    expect(routeFileOf('/MenuDiscounts')).toBe(`${SRC}hosted/menu-discounts/menu-discounts.route.ts`);
   });
 });
 

@@ -20,6 +20,12 @@ import { pos } from './pos/index.ts';
 import { eventProvider } from './event-provider/index.ts';
 import { menus } from './menus/index.ts';
 import { menuFiles } from './menu-files/index.ts';
+import { hostedMenusCapability } from './hosted/menus/index.ts';
+import { menuDiscounts } from './hosted/menu-discounts/index.ts';
+import { outOfStock } from './hosted/out-of-stock/index.ts';
+import { hostedOrdersCapability } from './hosted/orders/index.ts';
+import { priceOrderCapability } from './hosted/price-order/index.ts';
+import { ensureDemoCompany } from './hosted/demo.ts';
 import { registerWebhookSignatures } from './webhooks/signature.ts';
 import { checkJobKinds, startWorker, type Worker } from './jobs/worker.ts';
 import type { AnyJobKind } from './jobs/kinds.ts';
@@ -66,9 +72,13 @@ export async function buildApp(
   await registerApi(app, 'become-a-dsp', [order, menuFiles]);
   await registerApi(app, 'become-a-pos', [pos]);
   await registerApi(app, 'integrate-with-events', [eventProvider]);
+  // The hosted restaurant APIs: spec paths at the root (`/Menus`), handlers under `hosted/`.
+  await registerApi(app, 'hr-menu', [hostedMenusCapability, menuDiscounts, outOfStock]);
+  await registerApi(app, 'hr-orders', [hostedOrdersCapability, priceOrderCapability]);
   registerAdmin(app);
   if (config.sandbox) {
     await ensureSandboxPartners(ctx); // registers the sandbox partners the mount reads
+    await ensureDemoCompany(ctx); // the hosted APIs' demo company, once
     await mountSandbox(app);
   }
   await register?.(app);

@@ -7,8 +7,12 @@ export type PartnerKind = z.infer<typeof PartnerKind>;
 
 /** Scopes a Partner API token can carry (platform.md section 6). */
 export const Scope = z
-  .enum(['user', 'onboarding', 'legacy_onboarding', 'sso', 'billing'])
-  .meta({ id: 'Scope', description: 'A Partner API permission.' });
+  .enum(['user', 'onboarding', 'legacy_onboarding', 'sso', 'billing', 'menu', 'orders', 'stores'])
+  .meta({
+    id: 'Scope',
+    description:
+      'A Partner API permission. `menu`, `orders`, `stores`: the hosted Menu, Order and Store APIs, for the companies granted to the partner.',
+  });
 export type Scope = z.infer<typeof Scope>;
 export const ALL_SCOPES = Scope.options;
 

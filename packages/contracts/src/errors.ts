@@ -194,6 +194,50 @@ export const ERROR_CODES = {
     status: 409,
     description: 'Another event provider already delivers this order.',
   },
+  // hosted restaurant APIs (Menu, Order, Store)
+  menu_exists: {
+    status: 409,
+    description: 'The store already has a menu of that name; change it with PATCH.',
+  },
+  menu_invalid: {
+    status: 422,
+    description:
+      'The menu breaks a rule across fields (nesting, requirement counts, unknown ids); each is listed.',
+  },
+  invalid_patch: {
+    status: 400,
+    description: 'The JSON Patch document is malformed, or an operation names a path the menu does not have.',
+  },
+  patch_not_allowed: {
+    status: 405,
+    description: 'The patch changes what cannot be patched: an `id` (orders and discounts refer to it).',
+  },
+  patch_test_failed: {
+    status: 409,
+    description: 'A JSON Patch `test` operation did not match the menu; nothing was changed.',
+  },
+  order_invalid: {
+    status: 422,
+    description:
+      'The order cannot be priced against the menu (unknown item, modifier rules); each problem is listed.',
+  },
+  order_rejected: {
+    status: 422,
+    description:
+      'The order was stored as `rejected`: the store is closed, an item is out of stock, or the minimum is not met.',
+  },
+  date_range_too_long: {
+    status: 400,
+    description: 'The business-date range is longer than 3 days, or ends before it starts.',
+  },
+  card_already_applied: {
+    status: 409,
+    description: 'A payment with this card was already applied to the order.',
+  },
+  payment_exceeds_balance: {
+    status: 422,
+    description: 'The payment is larger than what the order still owes.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

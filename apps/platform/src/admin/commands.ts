@@ -12,6 +12,7 @@ import { publishForOperator, setMenuSettings, type MenuSettings } from '../menus
 import { orderToWire, timelineOf } from '../orders/read.ts';
 import { findOrder } from '../orders/records.ts';
 import { ApiError } from '../http/errors.ts';
+import { grantCompany, importCompany, type ImportSummary } from '../hosted/companies.ts';
 import { toCreatePartnerInput, type CreatePartnerRequest } from '../partners/input.ts';
 import { SANDBOX_PARTNERS, sandboxCredentials } from '../sandbox-bootstrap.ts';
 import {
@@ -53,6 +54,13 @@ export interface AdminCommands {
   setMenuSettings(partner: string, patch: MenuSettings): Promise<unknown>;
   /** Pulls a location's catalog and publishes its menus to every bound store (through the outbox). */
   publishMenus(locationId: string): Promise<{ queued: true }>;
+  /** Creates or updates a company, its stores and their menus from a company file (hosted APIs). */
+  importCompany(file: unknown): Promise<ImportSummary>;
+  /** Lets a partner (id or slug) call the hosted APIs for a company's stores. */
+  grantCompany(
+    companyId: number,
+    partner: string,
+  ): Promise<{ company_id: number; partner_id: string; scopes: string[] }>;
 }
 
 export function directCommands(database: Database, encryptionKey: Buffer): AdminCommands {
@@ -106,5 +114,7 @@ export function directCommands(database: Database, encryptionKey: Buffer): Admin
     eventCircuits: () => providerCircuits(db),
     setMenuSettings: (partner, patch) => setMenuSettings(db, partner, patch),
     publishMenus: (locationId) => publishForOperator(db, locationId),
+    importCompany: (file) => importCompany(db, file),
+    grantCompany: (companyId, partner) => grantCompany(db, companyId, partner),
   };
 }

@@ -75,6 +75,19 @@ export function registerAdmin(app: FastifyInstance): void {
     admin.post('/_admin/locations/:location/publish-menus', { schema: { params: location } }, async (req) =>
       commands().publishMenus(req.params.location),
     );
+    admin.post('/_admin/companies', async (req) => commands().importCompany(req.body));
+    admin.put(
+      '/_admin/companies/:company/grants/:partner',
+      {
+        schema: {
+          params: z.object({
+            company: z.coerce.number().int().min(1).max(2_147_483_647),
+            partner: z.string().min(1).max(200),
+          }),
+        },
+      },
+      async (req) => commands().grantCompany(req.params.company, req.params.partner),
+    );
     admin.get('/_admin/locations/:location/event-providers', { schema: { params: location } }, async (req) =>
       commands().eventProviders(req.params.location),
     );

@@ -146,5 +146,8 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
       request('POST', `/_admin/partners/${encodeURIComponent(partner)}/menu-settings`, patch),
     publishMenus: (locationId) =>
       request('POST', `/_admin/locations/${encodeURIComponent(locationId)}/publish-menus`),
+    importCompany: (file) => request('POST', '/_admin/companies', file),
+    grantCompany: (companyId, partner) =>
+      request('PUT', `/_admin/companies/${companyId}/grants/${encodeURIComponent(partner)}`),
   };
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_COMPANY } from '@stream/contracts/apis/hr-menu/demo';
 import { call } from '../../test/http.ts';
 
 /**
@@ -470,6 +471,25 @@ describe('stream-platform CLI', () => {
       expect(notDsp.stderr).toContain('menu settings are a DSP');
       const publish = await cli('menus', 'publish', 'loc_missing');
       expect([publish.code, publish.stderr]).toEqual([1, 'stream-platform: No org location loc_missing.\n']);
+
+      // Hosted APIs: a company file in, a partner granted it, its token reaching the store.
+      const file = join(dataDir, 'company.json');
+      writeFileSync(file, JSON.stringify(DEMO_COMPANY));
+      const imported = await cli('companies', 'import', file);
+      expect([imported.code, imported.json]).toEqual([0, { company_id: 100, stores: 2, menus: 2 }]);
+      expect((await cli('companies', 'import', file)).json).toEqual(imported.json); // the same file again
+      const granted = await cli('companies', 'grant', '100', 'fleet-co');
+      expect(granted.code).toBe(0);
+      expect(granted.json).toMatchObject({
+        company_id: 100,
+        scopes: expect.arrayContaining(['menu', 'orders', 'stores']),
+      });
+      writeFileSync(file, JSON.stringify({ company: { id: 100 }, stores: [] }));
+      const bad = await cli('companies', 'import', file);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('company.name');
+      expect((await cli('companies', 'grant', '999', 'fleet-co')).stderr).toContain('No company 999');
+      expect((await cli('companies', 'grant', 'x', 'fleet-co')).code).toBe(2);
     },
     SLOW,
   );

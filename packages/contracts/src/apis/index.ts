@@ -10,6 +10,8 @@ import { SSO_OPERATIONS } from './partner/sso.ts';
 import { BILLING_OPERATIONS } from './partner/billing.ts';
 import { ORDER_OPERATIONS } from './partner/orders.ts';
 import { MENU_OPERATIONS } from './partner/menus.ts';
+import { HR_MENU_OPERATIONS } from './hr-menu/index.ts';
+import { HR_ORDER_OPERATIONS } from './hr-orders/index.ts';
 
 /**
  * Every operation of every API document. Each API folder exports its operations; add them here
@@ -27,4 +29,6 @@ export const ALL_OPERATIONS: readonly Operation[] = [
   ...BECOME_A_POS_OPERATIONS,
   ...BECOME_A_DSP_OPERATIONS,
   ...INTEGRATE_WITH_EVENTS_OPERATIONS,
+  ...HR_MENU_OPERATIONS,
+  ...HR_ORDER_OPERATIONS,
 ];

@@ -21,18 +21,21 @@ declare module 'fastify' {
  */
 export function installBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    ['application/json', 'application/*+json'],
-    { parseAs: 'buffer' },
-    (req, body, done) => {
-      req.rawBody = body as Buffer;
-      try {
-        done(null, parseJsonBody(body as Buffer));
-      } catch (err) {
-        done(err as Error, undefined);
-      }
-    },
-  );
+  const json = (
+    req: FastifyRequest,
+    body: string | Buffer,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => {
+    req.rawBody = body as Buffer;
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, json);
+  // Its `+json` kinds (`application/json-patch+json`): Fastify matches a string exactly.
+  app.addContentTypeParser(/^application\/[\w.-]+\+json\s*(;.*)?$/i, { parseAs: 'buffer' }, json);
   // OAuth clients often post token requests as a form.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
     req.rawBody = body as Buffer;

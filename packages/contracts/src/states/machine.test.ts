@@ -11,6 +11,7 @@ import {
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from './onboarding.ts';
 import { ORDER_STATES } from './orders.ts';
 import { DELIVERY_STATES } from './delivery.ts';
+import { HOSTED_ORDER_MACHINE } from './hosted-orders.ts';
 
 /** A small machine of the tests' own, so the helper's tests do not move with the real ones. */
 const DOOR = defineStateMachine({
@@ -190,6 +191,21 @@ const EXPECTED: [StateMachine<string>, Record<string, string[]>][] = [
       completed: [],
     },
   ],
+  [
+    HOSTED_ORDER_MACHINE,
+    {
+      created: ['accepted', 'rejected'],
+      accepted: ['cancelled', 'ready', 'unknown'],
+      rejected: [],
+      cancelled: [],
+      ready: ['deliveryStarted', 'completed'],
+      deliveryStarted: ['deliveryArriving', 'deliveryDelivered'],
+      deliveryArriving: ['deliveryDelivered'],
+      deliveryDelivered: ['completed'],
+      completed: [],
+      unknown: ['cancelled', 'ready', 'completed'],
+    },
+  ],
 ];
 
 describe('the platform machines', () => {
@@ -223,6 +239,7 @@ describe('the platform machines', () => {
       ORG_LOCATION_STATES,
       ORDER_STATES,
       DELIVERY_STATES,
+      HOSTED_ORDER_MACHINE,
     ]);
     expect(new Set(STATE_MACHINES.map((m) => m.name)).size).toBe(STATE_MACHINES.length);
     expect(new Set(STATE_MACHINES.map((m) => m.schemaId)).size).toBe(STATE_MACHINES.length);

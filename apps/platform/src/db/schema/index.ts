@@ -7,3 +7,4 @@ export * from './onboarding.ts';
 export * from './orders.ts';
 export * from './events.ts';
 export * from './menus.ts';
+export * from './hosted.ts';

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../config.ts';
+import { printJson } from './args.ts';
+import { withCommands } from './backend.ts';
+import { CliError, UsageError } from './errors.ts';
+
+export const COMPANIES_USAGE = `Usage:
+  stream-platform companies import FILE
+      Creates or updates a company, its stores and their menus from a JSON company file (the format
+      is in the Menu API guide; the demo company is one). Stores and menus are matched by id and by
+      name, so importing the same file again changes nothing. All or nothing.
+  stream-platform companies grant COMPANY_ID PARTNER
+      Lets a partner (id or slug) call the hosted Menu, Order and Store APIs for the company's
+      stores, and lets its API client ask for the menu, orders and stores scopes.`;
+
+export async function companies([sub, ...args]: string[]): Promise<void> {
+  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h')
+    return console.log(COMPANIES_USAGE);
+  if (args.some((a) => a === '--help' || a === '-h')) return console.log(COMPANIES_USAGE);
+  if (sub === 'import') {
+    if (args.length !== 1) throw new UsageError('companies import needs one file.', COMPANIES_USAGE);
+    let file: unknown;
+    try {
+      file = JSON.parse(readFileSync(args[0]!, 'utf8'));
+    } catch (err) {
+      throw new CliError(`Cannot read ${args[0]} as JSON: ${(err as Error).message}`);
+    }
+    return printJson(await withCommands(loadConfig(), (c) => c.importCompany(file)));
+  }
+  if (sub === 'grant') {
+    const id = Number(args[0]);
+    if (args.length !== 2 || !Number.isInteger(id) || id < 1) {
+      throw new UsageError(
+        'companies grant needs a company id (a whole number) and a partner.',
+        COMPANIES_USAGE,
+      );
+    }
+    return printJson(await withCommands(loadConfig(), (c) => c.grantCompany(id, args[1]!)));
+  }
+  throw new UsageError(`companies has no command "${sub}": import, grant.`, COMPANIES_USAGE);
+}

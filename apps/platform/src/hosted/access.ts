@@ -1,0 +1,42 @@
+import { and, eq } from 'drizzle-orm';
+import { STORE_TIME_ZONES, type StoreTimeZone } from '@stream/contracts/hosted';
+import type { PartnerAuth } from '../auth/bearer.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { companyGrants, stores } from '../db/schema/index.ts';
+import { ApiError } from '../http/errors.ts';
+
+export type StoreRow = typeof stores.$inferSelect;
+
+/** A store the caller may reach, with the IANA zone its business dates and hours are read in. */
+export interface HostedStore extends StoreRow {
+  zone: string;
+}
+
+/**
+ * The store named by `X-Store` if its company is granted to the caller's partner. Anything else is
+ * 404, never 403, so store ids of other companies do not leak.
+ */
+export async function findGrantedStore(db: DbOrTx, auth: PartnerAuth, storeId: number): Promise<HostedStore> {
+  const [row] = await db
+    .select({ store: stores })
+    .from(stores)
+    .innerJoin(companyGrants, eq(companyGrants.companyId, stores.companyId))
+    .where(and(eq(stores.id, storeId), eq(companyGrants.partnerId, auth.partnerId)));
+  if (!row) {
+    throw new ApiError(
+      'not_found',
+      `No store ${storeId} is visible to you; check X-Store and your company grants.`,
+    );
+  }
+  return { ...row.store, zone: STORE_TIME_ZONES[row.store.timeZone as StoreTimeZone] ?? 'UTC' };
+}
+
+/** The store's calendar date (YYYY-MM-DD) at an instant. */
+export function storeDate(store: Pick<HostedStore, 'zone'>, at: Date): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: store.zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}

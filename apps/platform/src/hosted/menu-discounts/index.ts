@@ -1,0 +1,5 @@
+import { defineCapability } from '../../http/api.ts';
+import { registerMenuDiscountsRoute } from './menu-discounts.route.ts';
+
+/** `/MenuDiscounts`: the discounts of a store's menus (hosted Menu API). */
+export const menuDiscounts = defineCapability('/MenuDiscounts', registerMenuDiscountsRoute);

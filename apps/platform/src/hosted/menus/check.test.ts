@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_MENU } from '@stream/contracts/apis/hr-menu/demo';
+import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
+import { checkMenu } from './check.ts';
+import { outOfStockOf } from './store-menus.ts';
+
+// Through JSON: the demo shares its category objects between items, and a test changes one item.
+const demo = () => MenuInput.parse(JSON.parse(JSON.stringify(DEMO_MENU)));
+const paths = (m: MenuInput) => checkMenu(m).map((p) => p.path);
+
+describe('checkMenu: the rules across fields', () => {
+  it('passes the demo menu', () => {
+    expect(checkMenu(demo())).toEqual([]);
+  });
+
+  it.each<[string, (m: MenuInput) => void, string]>([
+    ['an unknown tax type on an item', (m) => (m.groups[0]!.items[0]!.taxType = 'vat'), 'groups[0].items[0].taxType'],
+    ['an unknown order type in an item price', (m) => (m.groups[0]!.items[0]!.priceInfo.orderTypePrices![0]!.orderTypeId = 'Drone'), 'groups[0].items[0].priceInfo.orderTypePrices[0].orderTypeId'],
+    ['an item id used twice', (m) => (m.groups[1]!.items[1]!.id = 'garlic-knots'), 'groups[1].items[1].id'],
+    ['a group id used twice', (m) => (m.groups[2]!.id = 'pizzas'), 'groups[2].id'],
+    ['a modifier id used twice in a category', (m) => (m.groups[0]!.items[0]!.modifiers[0]!.modifiers[1]!.id = 'thin'), 'groups[0].items[0].modifiers[0].modifiers[1].id'],
+    ['minimumModifiers above maximumModifiers', (m) => (m.groups[0]!.items[0]!.modifiers[0]!.minimumModifiers = 2), 'groups[0].items[0].modifiers[0].minimumModifiers'],
+    ['an unknown delivery fee tax type', (m) => (m.deliveryOptions!.deliveryFeeTaxType = 'vat'), 'deliveryOptions.deliveryFeeTaxType'],
+    ['a Percent delivery fee of 101', (m) => Object.assign(m.deliveryOptions!, { deliveryFeeType: 'Percent', deliveryFeeValue: 101 }), 'deliveryOptions.deliveryFeeValue'],
+    ['an Amount delivery fee of 1.5 cents', (m) => (m.deliveryOptions!.deliveryFeeValue = 1.5), 'deliveryOptions.deliveryFeeValue'],
+    ['a discount naming an unknown group', (m) => (m.availableDiscounts[0]!.conditions.menuGroups = ['calzones']), 'availableDiscounts[0].conditions.menuGroups[0]'],
+    ['itemRequirments above the items listed', (m) => (m.availableDiscounts[1]!.conditions.itemRequirments = 2), 'availableDiscounts[1].conditions.itemRequirments'],
+    ['modifierRequirments with no modifiers listed', (m) => (m.availableDiscounts[1]!.conditions.modifierRequirments = 1), 'availableDiscounts[1].conditions.modifierRequirments'],
+    ['a PercentOff of 101', (m) => (m.availableDiscounts[0]!.discountValue = 101), 'availableDiscounts[0].discountValue'],
+    ['an AmountOff of fractional cents', (m) => (m.availableDiscounts[2]!.discountValue = 99.5), 'availableDiscounts[2].discountValue'],
+    ['validToDate before validFromDate', (m) => Object.assign(m.availableDiscounts[0]!, { validFromDate: '2026-02-01', validToDate: '2026-01-31' }), 'availableDiscounts[0].validToDate'],
+    ['a required code with none listed', (m) => (m.availableDiscounts[2]!.validationCodes = []), 'availableDiscounts[2].validationCodes'],
+    ['an expiring code without its date', (m) => delete m.availableDiscounts[2]!.validationCodes[0]!.expireDate, 'availableDiscounts[2].validationCodes[0].expireDate'],
+    ['a discount for an unknown order type', (m) => (m.availableDiscounts[0]!.orderTypes = ['Drone']), 'availableDiscounts[0].orderTypes[0]'],
+  ])('finds %s', (_what, change, path) => {
+    const m = demo();
+    change(m);
+    expect(paths(m)).toEqual([path]);
+  }); // prettier-ignore
+
+  it('counts nesting levels from the item: the demo pizzas nest 1 level, the cap 4', () => {
+    const m = demo();
+    m.maxModifierLevels = 1;
+    expect(checkMenu(m)).toEqual([]); // item -> category -> modifier: one level
+    const nested = m.groups[0]!.items[0]!.modifiers[1]!.modifiers[0]!;
+    nested.modifiers = [{ id: 'x', displayName: 'X', allowHalf: false, minimumModifiers: 0, modifiers: [] }];
+    expect(paths(m)).toEqual(['groups[0].items[0].modifiers[1].modifiers[0].modifiers']);
+  });
+});
+
+describe('outOfStockOf', () => {
+  it('lists unavailable items and modifiers once each, by stock item id', () => {
+    const m = demo();
+    m.groups[2]!.items[1]!.isAvailable = false; // lager, stockItemId beer-lager
+    m.groups[0]!.items[1]!.modifiers[1]!.modifiers[0]!.isAvailable = false; // pepperoni on one pizza only
+    expect(outOfStockOf([{ menu: m }, { menu: m }])).toEqual([
+      { stockItemId: 'gluten-free', stockItemType: 'modifier' },
+      { stockItemId: 'pepperoni', stockItemType: 'modifier' },
+      { stockItemId: 'beer-lager', stockItemType: 'item' },
+    ]);
+  });
+});

@@ -1,0 +1,9 @@
+import { defineCapability } from '../../http/api.ts';
+import { registerMenusRoute } from './menus.route.ts';
+import { registerMenuOutOfStockRoute } from './out-of-stock.route.ts';
+
+/** `/Menus/*`: a store's menus (hosted Menu API). */
+export const hostedMenusCapability = defineCapability('/Menus', (scope) => {
+  registerMenusRoute(scope);
+  registerMenuOutOfStockRoute(scope);
+});

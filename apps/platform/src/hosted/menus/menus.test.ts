@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MENU, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
+import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
+import { HostedErrorBody } from '@stream/contracts/envelopes';
+import { call } from '../../../test/http.ts';
+import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
+import { importCompany } from '../companies.ts';
+import { hostedWorld, type HostedWorld } from '../testing.ts';
+
+let platform: TestPlatform;
+let world: HostedWorld;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  world = await hostedWorld(platform);
+});
+afterAll(() => platform?.stop());
+
+const menu = (over: Record<string, unknown> = {}) => ({ ...structuredClone(DEMO_MENU), ...over });
+const create = (data: unknown, store?: number) => world.hosted('POST', '/Menus', { body: { data }, store });
+const codeOf = (res: { body: { messagesDetails: { id: string }[] } }) => res.body.messagesDetails[0]?.id;
+
+describe('Menu API', () => {
+  it('answers the demo menu by name in the envelope, every default filled in', async () => {
+    const res = await world.hosted('GET', '/Menus/Main');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ message: expect.any(String), messagesDetails: [] });
+    expect(res.body.data.id).toEqual(expect.any(Number));
+    expect(res.body.data).toMatchObject(MenuInput.parse(DEMO_MENU));
+    expect(res.body.data.groups[0].items[0].modifiers[1].modifiers[0]).toMatchObject({
+      id: 'pepperoni',
+      isAvailable: true,
+      minimumQuantity: 0,
+      maximumQuantity: 3,
+    });
+  });
+
+  it('creates a menu (201), refuses the same name again (409 menu_exists), lists by service type', async () => {
+    const res = await create(menu({ displayName: 'Catering', serviceTypes: ['DoorDash'] }));
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ displayName: 'Catering', serviceTypes: ['DoorDash'] });
+    const again = await create(menu({ displayName: 'Catering' }));
+    expect(again.status).toBe(409);
+    expect(HostedErrorBody.parse(again.body).messagesDetails[0]).toMatchObject({
+      id: 'menu_exists',
+      messageType: 'ERROR',
+    });
+
+    const names = async (q: string) =>
+      ((await world.hosted('GET', `/Menus${q}`)).body.data as { displayName: string }[]).map(
+        (m) => m.displayName,
+      );
+    expect(await names('?serviceType=DoorDash')).toEqual(['Main', 'Catering']); // Main serves None: every type
+    expect(await names('?serviceType=UberEats')).toEqual(['Main']);
+    expect(await names('')).toEqual(['Main', 'Catering']);
+    const discounts = await world.hosted('GET', '/MenuDiscounts?serviceType=UberEats');
+    expect(discounts.body.data.map((d: { id: string; menuName: string }) => `${d.menuName}/${d.id}`)).toEqual(
+      DEMO_MENU.availableDiscounts.map((d) => `Main/${d.id}`),
+    );
+  });
+
+  it.each([
+    ['displayName missing', { displayName: undefined }, 'body.data.displayName'],
+    ['displayName blank', { displayName: '  ' }, 'body.data.displayName'],
+    ['maxModifierLevels 5', { maxModifierLevels: 5 }, 'body.data.maxModifierLevels'],
+    ['negative price', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: -1 } }] }] }, 'body.data.groups.0.items.0.priceInfo.price'],
+    ['fractional price', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: 1.5 } }] }] }, 'body.data.groups.0.items.0.priceInfo.price'],
+    ['negative modifierCredit', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', modifierCredit: -1, priceInfo: { price: 1 } }] }] }, 'body.data.groups.0.items.0.modifierCredit'],
+    ['tax rate 100.01', { taxTypes: [{ id: 't', displayName: 'T', taxRateInfo: { taxRate: 100.01 } }] }, 'body.data.taxTypes.0.taxRateInfo.taxRate'],
+    ['period 9:30', { orderTypes: [{ id: 'p', orderTypeCategory: 'Pickup', displayName: 'P', operationPeriods: [{ dayOfWeek: 'Monday', startTime: '9:30', endTime: '12:00' }] }] }, 'body.data.orderTypes.0.operationPeriods.0.startTime'],
+    ['period 24:00', { orderTypes: [{ id: 'p', orderTypeCategory: 'Pickup', displayName: 'P', operationPeriods: [{ dayOfWeek: 'Monday', startTime: '09:30', endTime: '24:00' }] }] }, 'body.data.orderTypes.0.operationPeriods.0.endTime'],
+  ])('refuses a field past its limit (%s) with 400 naming it', async (_what, over, path) => {
+    const res = await create(menu({ displayName: `bad ${_what}`, ...over }));
+    expect(res.status).toBe(400);
+    expect(codeOf(res)).toBe('validation_failed');
+    expect(res.body.messagesDetails.map((m: { id: string }) => m.id)).toContain(path);
+  }); // prettier-ignore
+
+  // A menu of one item (the demo's discounts name items it no longer has).
+  const modifier = (over: Record<string, unknown>) => ({
+    availableDiscounts: [],
+    groups: [
+      {
+        id: 'g',
+        displayName: 'G',
+        items: [
+          {
+            id: 'i',
+            displayName: 'I',
+            priceInfo: { price: 100 },
+            modifiers: [{ id: 'c', displayName: 'C', modifiers: [{ id: 'm', displayName: 'M', ...over }] }],
+          },
+        ],
+      },
+    ],
+  });
+  it.each([
+    ['minimumQuantity 0 and 1 pass, 2 fails', { minimumQuantity: 2 }],
+    ['maximumQuantity 0 fails', { maximumQuantity: 0 }],
+    ['maximumQuantity 101 fails', { maximumQuantity: 101 }],
+  ])('checks modifier quantities: %s', async (what, over) => {
+    const res = await create(menu({ displayName: what, ...modifier(over) }));
+    expect(res.status).toBe(400);
+  });
+  it('takes modifier quantities at their bounds (0..1, 1..100) and 4 levels, not 5', async () => {
+    expect((await create(menu({ displayName: 'q1', ...modifier({ minimumQuantity: 1, maximumQuantity: 100 }) }))).status).toBe(201);
+    expect((await create(menu({ displayName: 'q2', ...modifier({ minimumQuantity: 0, maximumQuantity: 1 }) }))).status).toBe(201);
+    const nest = (levels: number): unknown[] =>
+      levels === 0 ? [] : [{ id: `c${levels}`, displayName: 'C', modifiers: [{ id: `m${levels}`, displayName: 'M', modifiers: nest(levels - 1) }] }];
+    const deep = (levels: number, max?: number) => ({
+      ...(max ? { maxModifierLevels: max } : {}),
+      availableDiscounts: [],
+      groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: 1 }, modifiers: nest(levels) }] }],
+    });
+    expect((await create(menu({ displayName: 'four', ...deep(4) }))).status).toBe(201);
+    const five = await create(menu({ displayName: 'five', ...deep(5) }));
+    expect(five.status).toBe(422);
+    expect(codeOf(five)).toBe('menu_invalid');
+    expect(five.body.messagesDetails[1].message).toMatch(/5 levels deep.*maxModifierLevels is 4/);
+    expect((await create(menu({ displayName: 'two of 2', ...deep(2, 2) }))).status).toBe(201);
+    expect((await create(menu({ displayName: 'three of 2', ...deep(3, 2) }))).status).toBe(422);
+  }); // prettier-ignore
+
+  it('checks discount requirement counts from 1 up to what is listed, and every id a discount names', async () => {
+    const withDiscount = (conditions: Record<string, unknown>) =>
+      menu({
+        displayName: `d ${JSON.stringify(conditions)}`,
+        availableDiscounts: [
+          { id: 'x', displayName: 'X', discountScope: 'Order', discountType: 'AmountOff', discountValue: 100, conditions },
+        ],
+      });
+    expect((await create(withDiscount({ menuGroups: ['pizzas', 'sides'], menuGroupRequirments: 2 }))).status).toBe(201);
+    const three = await create(withDiscount({ menuGroups: ['pizzas', 'sides'], menuGroupRequirments: 3 }));
+    expect(three.status).toBe(422);
+    expect(three.body.messagesDetails[1].id).toBe('body.data.availableDiscounts[0].conditions.menuGroupRequirments');
+    expect((await create(withDiscount({ items: ['soda'], itemRequirments: 0 }))).status).toBe(400);
+    const unknown = await create(withDiscount({ items: ['nope'] }));
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.messagesDetails[1]).toMatchObject({ id: 'body.data.availableDiscounts[0].conditions.items[0]', message: 'No item nope in this menu.' });
+  }); // prettier-ignore
+
+  it('patches a menu with RFC 6902, all or nothing, and lists what is out of stock', async () => {
+    const patch = (body: unknown, name = 'Main', headers?: Record<string, string>) =>
+      world.hosted('PATCH', `/Menus/${name}`, { body, headers });
+    const ok = await patch(
+      [
+        { op: 'test', path: '/groups/1/items/0/id', value: 'garlic-knots' },
+        { op: 'replace', path: '/groups/1/items/0/isAvailable', value: false },
+        { op: 'replace', path: '/groups/0/items/0/priceInfo/price', value: 1850 },
+      ],
+      'Main',
+      { 'content-type': 'application/json-patch+json' },
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.groups[0].items[0].priceInfo.price).toBe(1850);
+    const oos = await world.hosted('GET', '/Menus/Main/OutOfStock');
+    expect(oos.body.data).toEqual([
+      { stockItemId: 'gluten-free', stockItemType: 'modifier' },
+      { stockItemId: 'garlic-knots', stockItemType: 'item' },
+    ]);
+    expect((await world.hosted('GET', '/OutOfStock?serviceType=GrubHub')).body.data).toEqual(oos.body.data);
+
+    const before = (await world.hosted('GET', '/Menus/Main')).body.data;
+    const refused: [unknown, number, string][] = [
+      [[{ op: 'replace', path: '/groups/0/items/0/id', value: 'x' }], 405, 'patch_not_allowed'],
+      [[{ op: 'remove', path: '/id' }], 405, 'patch_not_allowed'],
+      [[{ op: 'test', path: '/displayName', value: 'Other' }, { op: 'replace', path: '/maxModifierLevels', value: 3 }], 409, 'patch_test_failed'],
+      [[{ op: 'replace', path: '/groups/9/items/0/isAvailable', value: true }], 400, 'invalid_patch'],
+      [[{ op: 'jump', path: '/displayName' }], 400, 'validation_failed'],
+      [[{ op: 'replace', path: '/groups/0/items/0/priceInfo/price', value: -5 }], 422, 'menu_invalid'],
+      [[{ op: 'replace', path: '/maxModifierLevels', value: 0 }], 422, 'menu_invalid'],
+      [[{ op: 'add', path: '/availableDiscounts/-', value: { id: 'x', displayName: 'X', discountScope: 'Item', discountType: 'AmountOff', discountValue: 1, conditions: { items: ['nope'] } } }], 422, 'menu_invalid'],
+      [[{ op: 'add', path: '/__proto__/polluted', value: 1 }], 400, 'invalid_patch'],
+      [{ op: 'replace' }, 400, 'validation_failed'],
+    ];
+    for (const [body, status, code] of refused) {
+      const res = await patch(body);
+      expect([res.status, codeOf(res)], JSON.stringify(body)).toEqual([status, code]);
+      expect(HostedErrorBody.safeParse(res.body).success).toBe(true);
+    }
+    expect((await world.hosted('GET', '/Menus/Main')).body.data).toEqual(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((await patch([{ op: 'replace', path: '/isAvailable', value: true }], 'Nope')).status).toBe(404);
+    // A menu renamed by patch is found under its new name.
+    const renamed = await patch([{ op: 'replace', path: '/displayName', value: 'Lunch' }], 'q1');
+    expect(renamed.status).toBe(200);
+    expect((await world.hosted('GET', '/Menus/Lunch')).status).toBe(200);
+    expect((await world.hosted('GET', '/Menus/q1')).status).toBe(404);
+  }); // prettier-ignore
+});
+
+describe('Menu API access', () => {
+  it('is 404 for a store of a company not granted, an unknown store, and 401 without a token', async () => {
+    await importCompany(platform.app.ctx.db, {
+      company: { id: 900, name: 'Other Co' },
+      stores: [{ id: 9001, name: 'Other', timeZone: 'Pacific Standard Time', menus: [DEMO_MENU] }],
+    });
+    for (const store of [9001, 424242]) {
+      const res = await world.hosted('GET', '/Menus/Main', { store });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({
+        data: null,
+        messagesDetails: [{ id: 'not_found', messageType: 'ERROR' }],
+      });
+    }
+    const anonymous = await call('GET', `${platform.url}/Menus/Main`, {
+      headers: { 'x-store': String(DEMO_STORE_ID) },
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ data: null, messagesDetails: [{ id: 'missing_token' }] });
+    const noStore = await call('GET', `${platform.url}/Menus/Main`, { token: world.partner.token });
+    expect(noStore.status).toBe(400);
+    expect(noStore.body.messagesDetails[1].id).toBe('headers.x-store');
+    for (const bad of ['abc', '0', '1.5', '99999999999']) {
+      expect((await world.hosted('GET', '/Menus/Main', { store: bad })).status).toBe(400);
+    }
+    const wrongMethod = await world.hosted('DELETE', '/Menus/Main');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, PATCH');
+    const narrow = await world.partner.tokenWith(['orders']);
+    const forbidden = await world.hosted('GET', '/Menus/Main', { token: narrow });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.messagesDetails[0].id).toBe('insufficient_scope');
+  });
+});

@@ -1,0 +1,210 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import jsonPatch from 'fast-json-patch';
+import type { z } from 'zod';
+import {
+  MenuInput,
+  type Menu,
+  type OutOfStockItem,
+  type ModifierCategory,
+} from '@stream/contracts/apis/hr-menu/menu';
+import type { JsonPatch } from '@stream/contracts/apis/hr-menu/index';
+import type { ErrorDetail } from '@stream/contracts/errors';
+import type { ServiceType } from '@stream/contracts/hosted';
+import type { DbOrTx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { hostedMenus } from '../../db/schema/index.ts';
+import { ApiError } from '../../http/errors.ts';
+import { checkMenu } from './check.ts';
+
+type MenuRow = typeof hostedMenus.$inferSelect;
+
+/** A stored menu as the API shows it. */
+export const menuOf = (row: Pick<MenuRow, 'id' | 'menu'>): Menu => ({ id: row.id, ...row.menu });
+
+/** The store's menus, or those serving `serviceType` (a menu listing `None` serves every one). */
+export async function listStoreMenus(
+  db: DbOrTx,
+  storeId: number,
+  serviceType?: ServiceType,
+): Promise<MenuRow[]> {
+  return db
+    .select()
+    .from(hostedMenus)
+    .where(
+      and(
+        eq(hostedMenus.storeId, storeId),
+        serviceType ? sql`${hostedMenus.serviceTypes} && ARRAY[${serviceType}, 'None']::text[]` : undefined,
+      ),
+    )
+    .orderBy(asc(hostedMenus.id));
+}
+
+const noMenu = (name: string) => new ApiError('not_found', `The store has no menu named "${name}".`);
+
+export async function findStoreMenu(
+  db: DbOrTx,
+  storeId: number,
+  name: string,
+  forUpdate = false,
+): Promise<MenuRow> {
+  const query = db
+    .select()
+    .from(hostedMenus)
+    .where(and(eq(hostedMenus.storeId, storeId), eq(hostedMenus.name, name)));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  if (!row) throw noMenu(name);
+  return row;
+}
+
+/** 422 `menu_invalid` unless the menu keeps every rule across its fields. */
+function requireValid(menu: MenuInput, prefix: string): void {
+  const problems = checkMenu(menu, prefix);
+  if (problems.length > 0) {
+    throw new ApiError(
+      'menu_invalid',
+      `The menu breaks ${problems.length} rule(s); the first: ${problems[0]!.path}: ${problems[0]!.message}`,
+      problems,
+    );
+  }
+}
+
+const exists = (name: string) =>
+  new ApiError(
+    'menu_exists',
+    `The store already has a menu named "${name}"; change it with PATCH /Menus/${encodeURIComponent(name)}.`,
+  );
+
+export async function createStoreMenu(db: DbOrTx, storeId: number, menu: MenuInput): Promise<MenuRow> {
+  requireValid(menu, 'body.data.');
+  try {
+    const [row] = await db
+      .insert(hostedMenus)
+      .values({ storeId, name: menu.displayName, serviceTypes: menu.serviceTypes, menu })
+      .returning();
+    return row!;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw exists(menu.displayName);
+    throw err;
+  }
+}
+
+/** Writes a whole menu in (the CLI's import): created, or replaced when the store has one of that name. */
+export async function upsertStoreMenu(db: DbOrTx, storeId: number, menu: MenuInput): Promise<void> {
+  requireValid(menu, '');
+  await db
+    .insert(hostedMenus)
+    .values({ storeId, name: menu.displayName, serviceTypes: menu.serviceTypes, menu })
+    .onConflictDoUpdate({
+      target: [hostedMenus.storeId, hostedMenus.name],
+      set: { serviceTypes: menu.serviceTypes, menu, updatedAt: sql`now()` },
+    });
+}
+
+/** A path the patch may not touch: an `id` (orders, discounts and prices refer to them). */
+const touchesId = (pointer: string | undefined) => pointer !== undefined && /(^|\/)id$/.test(pointer);
+
+/**
+ * Applies an RFC 6902 patch to the menu as the API shows it, all or nothing: the result must parse
+ * as a menu and keep every rule, or nothing is stored. The row is locked for the read-modify-write,
+ * so two concurrent patches apply one after the other.
+ */
+export async function patchStoreMenu(
+  db: DbOrTx,
+  storeId: number,
+  name: string,
+  patch: z.output<typeof JsonPatch>,
+): Promise<MenuRow> {
+  const forbidden = patch.findIndex(
+    (op) => (op.op !== 'test' && touchesId(op.path)) || (op.op === 'move' && touchesId(op.from)),
+  );
+  if (forbidden >= 0) {
+    throw new ApiError(
+      'patch_not_allowed',
+      `Operation ${forbidden} (${patch[forbidden]!.op} ${patch[forbidden]!.path}) changes an id; ids cannot be patched (orders and discounts refer to them). Add a new object instead.`,
+      [{ path: `body[${forbidden}].path`, message: 'ids cannot be patched' }],
+    );
+  }
+  return db.transaction(async (tx) => {
+    const row = await findStoreMenu(tx, storeId, name, true);
+    const patched = applyPatch(menuOf(row), patch);
+    const parsed = MenuInput.safeParse(patched);
+    if (!parsed.success) {
+      const details: ErrorDetail[] = parsed.error.issues.map((i) => ({
+        path: i.path.map(String).join('.') || '(menu)',
+        message: i.message,
+      }));
+      throw new ApiError(
+        'menu_invalid',
+        `The patched menu is not valid: ${details[0]!.path}: ${details[0]!.message}`,
+        details,
+      );
+    }
+    requireValid(parsed.data, '');
+    try {
+      const [updated] = await tx
+        .update(hostedMenus)
+        .set({
+          name: parsed.data.displayName,
+          serviceTypes: parsed.data.serviceTypes,
+          menu: parsed.data,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(hostedMenus.id, row.id))
+        .returning();
+      return updated!;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw exists(parsed.data.displayName);
+      throw err;
+    }
+  });
+}
+
+function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>): unknown {
+  try {
+    return jsonPatch.applyPatch(menu, patch as jsonPatch.Operation[], true, false).newDocument;
+  } catch (err) {
+    // Everything the library throws is about the patch: a JsonPatchError with the operation's
+    // index, or a plain Error for a banned pointer (`/__proto__/...`).
+    const index = err instanceof jsonPatch.JsonPatchError ? (err.index ?? 0) : 0;
+    if (err instanceof jsonPatch.JsonPatchError && err.name === 'TEST_OPERATION_FAILED') {
+      throw new ApiError(
+        'patch_test_failed',
+        `Operation ${index} (test ${patch[index]?.path}) did not match the menu; nothing was changed.`,
+      );
+    }
+    const why = firstLine((err as Error).message ?? String(err));
+    throw new ApiError('invalid_patch', `Operation ${index} cannot be applied: ${why}.`, [
+      { path: `body[${index}]`, message: why },
+    ]);
+  }
+}
+
+const firstLine = (s: string) => s.split('\n')[0]!.replace(/\.$/, '');
+
+/** Items and modifiers with `isAvailable: false`, by stock item id, each once. */
+export function outOfStockOf(menus: readonly Pick<MenuRow, 'menu'>[]): OutOfStockItem[] {
+  const found = new Map<string, OutOfStockItem>();
+  const note = (
+    o: { id: string; stockItemId?: string | undefined; isAvailable: boolean },
+    stockItemType: OutOfStockItem['stockItemType'],
+  ) => {
+    const stockItemId = o.stockItemId ?? o.id;
+    if (!o.isAvailable && !found.has(`${stockItemType}:${stockItemId}`)) {
+      found.set(`${stockItemType}:${stockItemId}`, { stockItemId, stockItemType });
+    }
+  };
+  const walk = (categories: ModifierCategory[]) => {
+    for (const c of categories)
+      for (const m of c.modifiers) {
+        note(m, 'modifier');
+        walk(m.modifiers);
+      }
+  };
+  for (const { menu } of menus)
+    for (const g of menu.groups)
+      for (const item of g.items) {
+        note(item, 'item');
+        walk(item.modifiers);
+      }
+  return [...found.values()];
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { createOrder, getHostedOrder, listHostedOrders } from '@stream/contracts/apis/hr-orders/index';
+import { authOf } from '../../auth/bearer.ts';
+import { ApiError } from '../../http/errors.ts';
+import { mount } from '../../http/route.ts';
+import { findGrantedStore, storeDate } from '../access.ts';
+import { hostedAnswer, plural } from '../answer.ts';
+import { placeOrder } from './place.ts';
+import { findStoreOrder, listStoreOrders, orderToWire, ordersToWire } from './records.ts';
+
+const DAY_MS = 86_400_000;
+/** The orders query covers at most 3 business dates (restaurant-apis.md section 9). */
+const MAX_DAYS = 3;
+
+/** GET, POST /Orders; GET /Orders/{id} */
+export function registerHostedOrdersRoute(app: FastifyInstance): void {
+  const { db } = app.ctx;
+  mount(app, listHostedOrders, async (req) => {
+    const auth = authOf(req);
+    const store = await findGrantedStore(db, auth, req.headers['x-store']);
+    const today = storeDate(store, new Date());
+    const from = req.query.businessDateFrom ?? req.query.businessDateTo ?? today;
+    const to = req.query.businessDateTo ?? (req.query.businessDateFrom ? from : today);
+    const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+    if (days < 1 || days > MAX_DAYS) {
+      throw new ApiError(
+        'date_range_too_long',
+        `businessDateFrom ${from} to businessDateTo ${to} is ${days < 1 ? 'reversed' : `${days} days`}; ask for 1 to ${MAX_DAYS} days.`,
+      );
+    }
+    const rows = await listStoreOrders(
+      db,
+      { storeId: store.id, partnerId: auth.partnerId },
+      { ...req.query, from, to },
+    );
+    return hostedAnswer(
+      await ordersToWire(db, rows, req.query.includeStageTimes),
+      `${plural(rows.length, 'order')}.`,
+    );
+  });
+
+  mount(app, createOrder, async (req, reply) => {
+    const auth = authOf(req);
+    const store = await findGrantedStore(db, auth, req.headers['x-store']);
+    const placed = await placeOrder(db, {
+      store,
+      partnerId: auth.partnerId,
+      serviceType: req.headers['x-service-type'],
+      applyDefaultModifiers: req.body.applyDefaultModifiers,
+      order: req.body.data,
+      now: new Date(),
+    });
+    const order = await orderToWire(db, placed.row);
+    if (placed.rejection) {
+      const message = `Order ${order.id} rejected: ${placed.rejection.message}`;
+      return reply
+        .code(422)
+        .send(
+          hostedAnswer(order, message, [
+            { id: 'order_rejected', message, messageType: 'ERROR' },
+            ...placed.messages,
+          ]),
+        );
+    }
+    return reply
+      .code(201)
+      .send(
+        hostedAnswer(order, `Order ${order.id} accepted; ready at ${order.estimatedTime}.`, placed.messages),
+      );
+  });
+
+  mount(app, getHostedOrder, async (req) => {
+    const auth = authOf(req);
+    const store = await findGrantedStore(db, auth, req.headers['x-store']);
+    const order = await orderToWire(
+      db,
+      await findStoreOrder(db, { storeId: store.id, partnerId: auth.partnerId }, req.params.id),
+    );
+    return hostedAnswer(order, `Order ${order.id}.`);
+  });
+}

@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_ORDER, EXAMPLE_PRICED } from '@stream/contracts/apis/hr-orders/index';
+import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
+import { HostedErrorBody } from '@stream/contracts/envelopes';
+import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
+import { hostedWorld, type HostedWorld } from '../testing.ts';
+
+let platform: TestPlatform;
+let world: HostedWorld;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  world = await hostedWorld(platform);
+});
+afterAll(() => platform?.stop());
+
+const order = (over: Record<string, unknown> = {}) => ({ ...structuredClone(EXAMPLE_ORDER), ...over });
+const post = (
+  path: string,
+  data: unknown,
+  opts: { serviceType?: string; applyDefaultModifiers?: boolean } = {},
+) =>
+  world.hosted('POST', path, {
+    serviceType: opts.serviceType ?? 'DoorDash',
+    body: {
+      ...(opts.applyDefaultModifiers === undefined
+        ? {}
+        : { applyDefaultModifiers: opts.applyDefaultModifiers }),
+      data,
+    },
+  });
+const codeOf = (res: { body: { messagesDetails: { id: string }[] } }) => res.body.messagesDetails[0]?.id;
+const card = (last4: string, amount: number, status = 'SUCCESS', tip = 0) => ({
+  transaction: { gatewayTransactionId: `txn-${last4}-${amount}`, amount, tip, type: 'SALE', status },
+  paymentMethod: { cardBrand: 'Visa', last4CardNumber: last4, expMonth: 12, expYear: 2029 },
+});
+
+describe('POST /PriceOrder', () => {
+  it("prices the reference example as the reference says, discarding the client's prices", async () => {
+    const res = await post(
+      '/PriceOrder',
+      order({ items: EXAMPLE_ORDER.items.map((i) => ({ ...i, price: 999_999 })) }),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ ...EXAMPLE_PRICED, cartStatus: { minimumOrderPriceMet: true } });
+  });
+
+  it('warns about a discount that does not apply and a store that would refuse the order', async () => {
+    const res = await post('/PriceOrder', order({ deferDue: '2026-12-05T08:00:00-05:00' })); // Saturday 8:00
+    expect(res.status).toBe(200);
+    const weekday = res.body.data.discounts.find(
+      (d: { sourceDiscount: string }) => d.sourceDiscount === 'weekday-pizza',
+    );
+    expect(weekday).toMatchObject({ valid: false, discountValue: 0 });
+    const kinds = res.body.messagesDetails.map(
+      (m: { id: string; messageType: string }) => `${m.messageType}:${m.id}`,
+    );
+    expect(kinds).toContain('WARNING:storeClosed');
+    expect(kinds.some((k: string) => k.startsWith('WARNING:') && k !== 'WARNING:storeClosed')).toBe(true);
+  });
+
+  it('is 422 order_invalid for an item the menu does not have, naming the field', async () => {
+    const res = await post('/PriceOrder', order({ items: [{ id: 'calzone', qty: 1, price: 0 }] }));
+    expect(res.status).toBe(422);
+    expect(HostedErrorBody.parse(res.body).messagesDetails.map((m) => m.id)).toEqual([
+      'order_invalid',
+      'body.data.items[0].id',
+    ]);
+  });
+
+  it.each([
+    ['no items', { items: [] }, 'body.data.items'],
+    ['qty 0', { items: [{ id: 'soda', qty: 0, price: 0 }] }, 'body.data.items.0.qty'],
+    ['no price', { items: [{ id: 'soda', qty: 1 }] }, 'body.data.items.0.price'],
+    ['item id of 26', { items: [{ id: 'x'.repeat(26), qty: 1, price: 0 }] }, 'body.data.items.0.id'],
+    ['one half only', { items: [{ id: 'margherita-lg', qty: 1, price: 0, leftHalfItemId: 'veggie-lg' }] }, 'body.data.items.0.rightHalfItemId'],
+    ['noteText of 201', { items: [{ id: 'soda', qty: 1, price: 0, noteText: 'n'.repeat(201) }] }, 'body.data.items.0.noteText'],
+    ['modifier quantity 11', { items: [{ id: 'garlic-knots', qty: 1, price: 0, orderModifiers: [{ id: 'ranch', quantity: 11 }] }] }, 'body.data.items.0.orderModifiers.0.quantity'],
+    ['preperationNote of 201', { preperationNote: 'p'.repeat(201) }, 'body.data.preperationNote'],
+    ['deliveryNote of 201', { deliveryNote: 'd'.repeat(201) }, 'body.data.deliveryNote'],
+    ['sourceReferenceId of 26', { sourceReferenceId: 'r'.repeat(26) }, 'body.data.sourceReferenceId'],
+    ['no orderType', { orderType: undefined }, 'body.data.orderType'],
+    ['no deferDue', { deferDue: undefined }, 'body.data.deferDue'],
+    ['first name of 26', { customer: { firstName: 'A'.repeat(26) } }, 'body.data.customer.firstName'],
+    ['first name of digits', { customer: { firstName: '4na' } }, 'body.data.customer.firstName'],
+    ['phone of 21', { customer: { phoneNumber: '1'.repeat(21) } }, 'body.data.customer.phoneNumber'],
+    ['email of 81', { customer: { email: `${'a'.repeat(69)}@example.com` } }, 'body.data.customer.email'],
+    ['email without @', { customer: { email: 'ana.example.com' } }, 'body.data.customer.email'],
+    ['street of 41', { customer: { street: 's'.repeat(41) } }, 'body.data.customer.street'],
+    ['state of 3', { customer: { state: 'NYC' } }, 'body.data.customer.state'],
+    ['postalcode of 11', { customer: { postalcode: '1'.repeat(11) } }, 'body.data.customer.postalcode'],
+    ['addressType other', { customer: { addressType: 'castle' } }, 'body.data.customer.addressType'],
+  ])('refuses %s with 400 naming the field', async (_what, over, path) => {
+    const res = await post('/PriceOrder', order(over));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.messagesDetails.map((m: { id: string }) => m.id)).toContain(path);
+  }); // prettier-ignore
+
+  it.each([
+    ['notes of 200, a reference of 25', { sourceReferenceId: 'r'.repeat(25), preperationNote: 'p'.repeat(200), deliveryNote: 'd'.repeat(200) }],
+    ['customer at every limit', { customer: { firstName: 'A'.repeat(25), lastName: "O'Neil-Smith", phoneNumber: '+1 (212) 555-0123', email: `${'a'.repeat(68)}@example.com`, streetnumber: '1'.repeat(10), street: 's'.repeat(40), additionalAddressInfo: 'a'.repeat(25), city: 'c'.repeat(25), state: 'NY', postalcode: '1'.repeat(10), locationName: 'l'.repeat(25), zoneName: 'z'.repeat(25), addressType: 'apartment' } }],
+    ['modifier quantity 0', { items: [{ id: 'garlic-knots', qty: 1, price: 0, orderModifiers: [{ id: 'ranch', quantity: 0 }] }] }],
+    ['an item id of 25 characters (not on the menu: priced as unknown, not refused as too long)', { items: [{ id: 'x'.repeat(25), qty: 1, price: 0 }] }],
+  ])('takes %s', async (_what, over) => {
+    const res = await post('/PriceOrder', order(over));
+    expect([400, 500]).not.toContain(res.status);
+  }); // prettier-ignore
+
+  it('needs X-Service-Type and the orders scope', async () => {
+    const res = await world.hosted('POST', '/PriceOrder', { body: { data: order() } });
+    expect(res.status).toBe(400);
+    expect(res.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-service-type');
+    const menuOnly = await world.partner.tokenWith(['menu']);
+    const forbidden = await world.hosted('POST', '/PriceOrder', {
+      token: menuOnly,
+      serviceType: 'DoorDash',
+      body: { data: order() },
+    });
+    expect(forbidden.status).toBe(403);
+  });
+});
+
+describe('POST /Orders and what follows', () => {
+  it('places an order, reads it, pays it once per card, and cancels it', async () => {
+    const placed = await post('/Orders', order({ sourceReferenceId: 'ref-1' }));
+    expect(placed.status, placed.text).toBe(201);
+    const o = HostedOrder.parse(placed.body.data);
+    expect(o).toMatchObject({ status: 'accepted', rejectReason: null, total: EXAMPLE_PRICED.total, businessDate: '2026-12-01' });
+    expect(o.id).toBe(o.orderNumber);
+    expect(o.stages!.map((s) => s.name)).toEqual(['created', 'accepted']);
+    // Due in the past: ready after the order type's 20 minutes from now.
+    expect(Date.parse(o.estimatedTime!)).toBeGreaterThan(Date.now() + 19 * 60_000);
+
+    const read = await world.hosted('GET', `/Orders/${o.id}`);
+    expect(read.body.data).toEqual(placed.body.data);
+    const status = await world.hosted('GET', `/Orders/${o.id}/Status`);
+    expect(status.body.data).toEqual({ id: o.id, status: 'accepted', estimatedTime: o.estimatedTime, sourceReferenceId: 'ref-1', rejectReason: null });
+
+    const pay = (body: unknown) => world.hosted('POST', `/Orders/${o.id}/ApplyCreditCardPayment`, { body: { data: body } });
+    const failed = await pay(card('4242', 1000, 'FAILURE'));
+    expect(failed.status).toBe(200);
+    expect(failed.body.data.paymentTotal).toBe(0);
+    const first = await pay(card('4242', 1000, 'SUCCESS', 300));
+    expect(first.body.data).toMatchObject({ paymentTotal: 1000, tipTotal: 300, payments: [{ paymentNumber: 1, amount: 1000, tip: 300, last4Digits: '4242', paymentType: 'Visa' }] });
+    const again = await pay(card('4242', 500));
+    expect([again.status, codeOf(again)]).toEqual([409, 'card_already_applied']);
+    const tooMuch = await pay(card('1111', o.total));
+    expect([tooMuch.status, codeOf(tooMuch)]).toEqual([422, 'payment_exceeds_balance']);
+    const rest = await pay(card('1111', o.total - 1000, 'SUCCESS', 100));
+    expect(rest.body.data).toMatchObject({ paymentTotal: o.total, tipTotal: 400 });
+    expect(rest.body.data.payments).toHaveLength(2);
+
+    const cancel = await world.hosted('POST', `/Orders/${o.id}/Cancel`);
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.data.status).toBe('cancelled');
+    expect((await world.hosted('POST', `/Orders/${o.id}/Cancel`)).status).toBe(200); // a retry
+    const stages = (await world.hosted('GET', `/Orders/${o.id}`)).body.data.stages;
+    expect(stages.map((s: { name: string; endTime: string | null }) => [s.name, s.endTime === null])).toEqual([
+      ['created', false],
+      ['accepted', false],
+      ['cancelled', true],
+    ]);
+    const late = await pay(card('5555', 1));
+    expect([late.status, codeOf(late)]).toEqual([409, 'conflict']);
+  }); // prettier-ignore
+
+  it('stores a rejected order and answers 422 order_rejected with it', async () => {
+    const closed = await post('/Orders', order({ deferDue: '2026-12-01T04:00:00-05:00', creditCardPayments: [card('4000', 100)] }));
+    expect(closed.status).toBe(422);
+    expect(closed.body.messagesDetails[0]).toMatchObject({ id: 'order_rejected', messageType: 'ERROR' });
+    expect(closed.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed', estimatedTime: null, payments: [] });
+    expect(closed.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('creditCardPayments');
+    const stored = await world.hosted('GET', `/Orders/${closed.body.data.id}/Status`);
+    expect(stored.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed' });
+    const cancel = await world.hosted('POST', `/Orders/${closed.body.data.id}/Cancel`);
+    expect([cancel.status, codeOf(cancel)]).toEqual([409, 'invalid_transition']);
+
+    const underMinimum = await post('/Orders', order({ orderType: 'Delivery', items: [{ id: 'soda', qty: 1, price: 0 }], discounts: [] }));
+    expect(underMinimum.status).toBe(422);
+    expect(underMinimum.body.data).toMatchObject({ rejectReason: 'orderValidation' });
+    const gf = await post('/Orders', order({ items: [{ id: 'margherita-lg', qty: 1, price: 0, orderModifiers: [{ id: 'gluten-free', quantity: 1 }] }] }));
+    expect(gf.status).toBe(422);
+    expect(gf.body.data).toMatchObject({ rejectReason: 'itemOutOfStock' });
+  }); // prettier-ignore
+
+  it('lists by business date (3 days at most) and filters; cancels by reference', async () => {
+    const a = await post('/Orders', order({ sourceReferenceId: 'list-a', customer: { id: 'cust-9', phoneNumber: '+12125550999' } }), { serviceType: 'UberEats' });
+    const b = await post('/Orders', order({ deferDue: '2026-12-03T12:30:00-05:00', sourceReferenceId: 'list-b' }), { serviceType: 'GrubHub' });
+    const c = await post('/Orders', order({ deferDue: '2026-12-04T12:30:00-05:00', sourceReferenceId: 'list-c' }));
+    for (const r of [a, b, c]) expect(r.status, r.text).toBe(201);
+    const ids = async (q: string) => ((await world.hosted('GET', `/Orders?${q}`)).body.data as { id: number }[]).map((o) => o.id);
+    const range = await ids('businessDateFrom=2026-12-01&businessDateTo=2026-12-03');
+    expect(range).toContain(a.body.data.id);
+    expect(range).toContain(b.body.data.id);
+    expect(range).not.toContain(c.body.data.id);
+    expect(range).toEqual([...range].sort((x, y) => y - x)); // newest first
+    expect(await ids('businessDateFrom=2026-12-01&businessDateTo=2026-12-03&serviceType=GrubHub')).toEqual([b.body.data.id]);
+    expect(await ids('businessDateFrom=2026-12-01&sourceReferenceId=list-a')).toEqual([a.body.data.id]);
+    expect(await ids('businessDateFrom=2026-12-01&customerId=cust-9')).toEqual([a.body.data.id]);
+    expect(await ids('businessDateFrom=2026-12-01&phoneNumber=%2B12125550999')).toEqual([a.body.data.id]);
+    const noStages = (await world.hosted('GET', '/Orders?businessDateFrom=2026-12-04')).body.data[0];
+    expect(noStages.stages).toBeUndefined();
+    const withStages = (await world.hosted('GET', '/Orders?businessDateFrom=2026-12-04&includeStageTimes=true')).body.data[0];
+    expect(withStages.stages).toHaveLength(2);
+    for (const q of ['businessDateFrom=2026-12-01&businessDateTo=2026-12-04', 'businessDateFrom=2026-12-03&businessDateTo=2026-12-01']) {
+      const res = await world.hosted('GET', `/Orders?${q}`);
+      expect([res.status, codeOf(res)]).toEqual([400, 'date_range_too_long']);
+    }
+    expect((await world.hosted('GET', '/Orders?businessDateFrom=2026-13-01')).status).toBe(400);
+
+    const byRef = await world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-b', { serviceType: 'GrubHub' });
+    expect(byRef.status).toBe(200);
+    expect(byRef.body.data).toMatchObject({ id: b.body.data.id, status: 'cancelled' });
+    const wrongChannel = await world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-a', { serviceType: 'GrubHub' });
+    expect(wrongChannel.status).toBe(404);
+  }); // prettier-ignore
+
+  it("keeps orders to their store and the partner that placed them: anyone else's is 404", async () => {
+    const placed = await post('/Orders', order({ sourceReferenceId: 'mine' }));
+    const id = placed.body.data.id;
+    expect((await world.hosted('GET', `/Orders/${id}`, { store: 1002 })).status).toBe(404);
+    const stranger = await hostedWorld(platform); // another partner, granted the same company
+    for (const [method, path] of [['GET', `/Orders/${id}`], ['GET', `/Orders/${id}/Status`], ['POST', `/Orders/${id}/Cancel`]]) {
+      expect((await stranger.hosted(method!, path!)).status, path).toBe(404);
+    }
+    const theirs = await stranger.hosted('GET', '/Orders?businessDateFrom=2026-12-01&sourceReferenceId=mine');
+    expect(theirs.body.data).toEqual([]);
+    expect((await stranger.hosted('POST', '/Orders/Cancel?sourceReferenceId=mine', { serviceType: 'DoorDash' })).status).toBe(404);
+  }); // prettier-ignore
+});

@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import type { CreateOrderData } from '@stream/contracts/apis/hr-orders/index';
+import type { OrderInput } from '@stream/contracts/apis/hr-orders/order';
+import type { HostedMessage } from '@stream/contracts/envelopes';
+import type { ServiceType } from '@stream/contracts/hosted';
+import type { DbOrTx, Db } from '../../db/client.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { HostedStore } from '../access.ts';
+import { priceOrder, type PricingResult } from '../pricing-b/price.ts';
+import { menuForOrder } from './menu-for.ts';
+import { applyCardPayment } from './payments.ts';
+import { insertOrder, type OrderRow } from './records.ts';
+
+export interface PricingRequest {
+  store: HostedStore;
+  serviceType: ServiceType;
+  applyDefaultModifiers: boolean;
+  order: OrderInput;
+  now: Date;
+}
+
+/** Prices an order against the store's menu; 422 `order_invalid` when it cannot be priced. */
+export async function priceForStore(
+  db: DbOrTx,
+  r: PricingRequest,
+): Promise<PricingResult & { deferPrepMinutes: number }> {
+  const menu = await menuForOrder(db, r.store.id, r.serviceType, r.order);
+  const result = priceOrder({
+    menu,
+    order: r.order,
+    applyDefaultModifiers: r.applyDefaultModifiers,
+    timeZone: r.store.zone,
+    now: r.now,
+  });
+  if (result.errors.length > 0) {
+    const details = result.errors.map((e) => ({ path: `body.data.${e.path}`, message: e.message }));
+    throw new ApiError(
+      'order_invalid',
+      `The order cannot be priced against menu ${menu.displayName}: ${details[0]!.path}: ${details[0]!.message}`,
+      details,
+    );
+  }
+  const orderType = menu.orderTypes.find((t) => t.id === r.order.orderType);
+  return { ...result, deferPrepMinutes: orderType?.deferPrepMinutes ?? 0 };
+}
+
+export interface Placed {
+  row: OrderRow;
+  messages: HostedMessage[];
+  rejection?: { message: string } | undefined;
+}
+
+/**
+ * Places an order: priced, stored `accepted` (ready at `deferDue`, or after the order type's prep
+ * minutes when that is later) or `rejected` with the engine's reason, and its card payments applied,
+ * all in one transaction. A rejected order takes no payments.
+ */
+export async function placeOrder(
+  db: Db,
+  r: Omit<PricingRequest, 'order'> & { order: z.output<typeof CreateOrderData>; partnerId: string },
+): Promise<Placed> {
+  const { creditCardPayments, ...order } = r.order;
+  return db.transaction(async (tx) => {
+    const priced = await priceForStore(tx, { ...r, order });
+    const rejection = priced.rejection;
+    const ready = Math.max(Date.parse(order.deferDue), r.now.getTime() + priced.deferPrepMinutes * 60_000);
+    const row = await insertOrder(tx, {
+      storeId: r.store.id,
+      partnerId: r.partnerId,
+      serviceType: r.serviceType,
+      priced: priced.order,
+      status: rejection ? 'rejected' : 'accepted',
+      rejectReason: rejection?.reason ?? null,
+      estimatedTime: rejection ? null : new Date(ready),
+    });
+    const messages = [...priced.messages];
+    if (!rejection) for (const payment of creditCardPayments) await applyCardPayment(tx, row, payment);
+    else if (creditCardPayments.length > 0) {
+      messages.push({
+        id: 'creditCardPayments',
+        message: 'The order was rejected, so its card payments were not applied; void or reverse them.',
+        messageType: 'WARNING',
+      });
+    }
+    return { row, messages, rejection };
+  });
+}

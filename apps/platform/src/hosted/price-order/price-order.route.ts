@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { priceOrder } from '@stream/contracts/apis/hr-orders/index';
+import { authOf } from '../../auth/bearer.ts';
+import { mount } from '../../http/route.ts';
+import { findGrantedStore } from '../access.ts';
+import { hostedAnswer } from '../answer.ts';
+import { priceForStore } from '../orders/place.ts';
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** POST /PriceOrder */
+export function registerPriceOrderRoute(app: FastifyInstance): void {
+  mount(app, priceOrder, async (req) => {
+    const store = await findGrantedStore(app.ctx.db, authOf(req), req.headers['x-store']);
+    const priced = await priceForStore(app.ctx.db, {
+      store,
+      serviceType: req.headers['x-service-type'],
+      applyDefaultModifiers: req.body.applyDefaultModifiers,
+      order: req.body.data,
+      now: new Date(),
+    });
+    const messages = [...priced.messages];
+    if (priced.rejection) {
+      messages.push({
+        id: priced.rejection.reason,
+        message: priced.rejection.message,
+        messageType: 'WARNING',
+      });
+    }
+    return hostedAnswer(
+      { ...priced.order, cartStatus: priced.cartStatus },
+      `Priced: ${dollars(priced.order.total)} to pay.`,
+      messages,
+    );
+  });
+}

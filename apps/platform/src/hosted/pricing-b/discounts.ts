@@ -1,0 +1,219 @@
+import type { AvailableDiscount, Menu } from '@stream/contracts/apis/hr-menu/menu';
+import type { OrderDiscount } from '@stream/contracts/apis/hr-orders/order';
+import type { HostedMessage } from '@stream/contracts/envelopes';
+import { percentOf, spread } from './cents.ts';
+import type { PricedLine } from './lines.ts';
+import { dayName, inWindow, type LocalTime } from './zoned-time.ts';
+
+/**
+ * The discounts an order asks for, checked and applied in the order asked (pure). Each takes at
+ * most what remains of its base after the ones before it; what it takes is recorded against lines
+ * (`lineDiscounts`) or the order as a whole (`orderDiscount`, spread over lines for tax later).
+ */
+export interface DiscountOutcome {
+  discounts: OrderDiscount[];
+  /** Cents taken off each line by line-scoped discounts. */
+  lineDiscounts: number[];
+  /** Per line, the applied discounts that touched it (for the line's `discounts`). */
+  lineApplied: OrderDiscount[][];
+  /** Cents taken off the order as a whole (Order scope). */
+  orderDiscount: number;
+  messages: HostedMessage[];
+}
+
+interface Context {
+  menu: Menu;
+  orderTypeId: string;
+  local: LocalTime;
+  now: Date;
+  subtotal: number;
+}
+
+export function applyDiscounts(
+  ctx: Context,
+  lines: readonly PricedLine[],
+  requested: readonly OrderDiscount[],
+): DiscountOutcome {
+  const lineDiscounts = lines.map(() => 0);
+  const lineApplied: OrderDiscount[][] = lines.map(() => []);
+  let orderDiscount = 0;
+  const messages: HostedMessage[] = [];
+  const applied: AvailableDiscount[] = [];
+  const lineLeft = (i: number) => lines[i]!.total - lineDiscounts[i]!;
+  const orderLeft = () => ctx.subtotal - orderDiscount - lineDiscounts.reduce((a, b) => a + b, 0);
+
+  const discounts = requested.map((asked, k): OrderDiscount => {
+    const id = `d${k + 1}`;
+    const def = ctx.menu.availableDiscounts.find((d) => d.id === asked.sourceDiscount);
+    const refuse = (why: string): OrderDiscount => {
+      messages.push({ id: `discounts[${k}]`, message: why, messageType: 'WARNING' });
+      return {
+        id,
+        sourceDiscount: asked.sourceDiscount,
+        ...(def
+          ? { displayName: def.displayName, discountType: def.discountType, discountScope: def.discountScope }
+          : {}),
+        ...(asked.validationCode ? { validationCode: asked.validationCode } : {}),
+        discountValue: 0,
+        valid: false,
+      };
+    };
+    if (!def) return refuse(`No discount ${asked.sourceDiscount} on menu ${ctx.menu.displayName}.`);
+    const why = refusal(ctx, def, asked, lines, applied);
+    if (why) return refuse(`${def.displayName}: ${why}`);
+    const targets = targetsOf(def, lines);
+    if (def.discountScope !== 'Order' && targets.length === 0) {
+      return refuse(`${def.displayName}: the order holds none of the items it applies to.`);
+    }
+    const taken = amounts(def, lines, targets, lineLeft, orderLeft());
+    const answer: OrderDiscount = {
+      id,
+      sourceDiscount: def.id,
+      displayName: def.displayName,
+      discountType: def.discountType,
+      discountScope: def.discountScope,
+      ...(asked.validationCode ? { validationCode: asked.validationCode } : {}),
+      discountValue: taken.order + taken.lines.reduce((a, b) => a + b, 0),
+      valid: true,
+    };
+    orderDiscount += taken.order;
+    taken.lines.forEach((cents, i) => {
+      if (cents <= 0) return;
+      lineDiscounts[i]! += cents;
+      lineApplied[i]!.push({ ...answer, discountValue: cents });
+    });
+    applied.push(def);
+    return answer;
+  });
+  return { discounts, lineDiscounts, lineApplied, orderDiscount, messages };
+}
+
+/** Why a discount does not apply to this order, or undefined when it does. */
+function refusal(
+  ctx: Context,
+  d: AvailableDiscount,
+  asked: OrderDiscount,
+  lines: readonly PricedLine[],
+  applied: readonly AvailableDiscount[],
+): string | undefined {
+  const { local } = ctx;
+  if (d.orderTypes.length > 0 && !d.orderTypes.includes(ctx.orderTypeId)) {
+    return `it is not offered for ${ctx.orderTypeId} orders.`;
+  }
+  if (d.validFromDate && local.date < d.validFromDate) return `it starts on ${d.validFromDate}.`;
+  if (d.validToDate && local.date > d.validToDate) return `it ended on ${d.validToDate}.`;
+  if ((d.validWeekdays & (1 << local.weekday)) === 0)
+    return `it is not offered on ${dayName(local.weekday)}s.`;
+  if (d.startTime && d.endTime && !inWindow(local.minutes, d.startTime, d.endTime)) {
+    return `it runs from ${d.startTime} to ${d.endTime}; the order is due at ${hhmm(local.minutes)}.`;
+  }
+  if (d.validationCodeRequired) {
+    if (!asked.validationCode) return 'it needs a validation code.';
+    const code = d.validationCodes.find((c) => c.code === asked.validationCode);
+    if (!code) return `${asked.validationCode} is not one of its codes.`;
+    if (code.hasExpireDate && code.expireDate && Date.parse(code.expireDate) <= ctx.now.getTime()) {
+      return `the code ${code.code} expired at ${code.expireDate}.`;
+    }
+  }
+  if (ctx.subtotal < d.minimumOrderPrice) {
+    return `it needs a subtotal of at least ${d.minimumOrderPrice} cents; the order has ${ctx.subtotal}.`;
+  }
+  const c = d.conditions;
+  const groups = c.menuGroups.filter((g) => lines.some((l) => l.groupId === g)).length;
+  if (c.menuGroups.length > 0 && groups < (c.menuGroupRequirments ?? c.menuGroups.length)) {
+    return `the order needs items from ${c.menuGroupRequirments ?? c.menuGroups.length} of the groups ${c.menuGroups.join(', ')}.`;
+  }
+  const items = c.items.filter((i) => lines.some((l) => l.itemIds.includes(i))).length;
+  if (c.items.length > 0 && items < (c.itemRequirments ?? 1)) {
+    return `the order needs ${c.itemRequirments ?? 1} of the items ${c.items.join(', ')}.`;
+  }
+  const modifiers = c.modifiers.filter((m) => lines.some((l) => l.modifierIds.includes(m))).length;
+  if (c.modifiers.length > 0 && modifiers < (c.modifierRequirments ?? 1)) {
+    return `the order needs ${c.modifierRequirments ?? 1} of the modifiers ${c.modifiers.join(', ')}.`;
+  }
+  if (applied.filter((a) => a.id === d.id).length >= d.limit) {
+    return `it applies at most ${d.limit} time${d.limit === 1 ? '' : 's'} per order.`;
+  }
+  if (applied.length > 0 && !d.combinable) return 'it cannot be combined with other discounts.';
+  const alone = applied.find((a) => !a.combinable);
+  if (alone) return `${alone.displayName} cannot be combined with other discounts.`;
+  return undefined;
+}
+
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** The lines a discount applies to: those of its groups and items, every line when it names none. */
+function targetsOf(d: AvailableDiscount, lines: readonly PricedLine[]): number[] {
+  const { menuGroups, items } = d.conditions;
+  const all = menuGroups.length === 0 && items.length === 0;
+  return lines.flatMap((l, i) =>
+    all || menuGroups.includes(l.groupId) || l.itemIds.some((id) => items.includes(id)) ? [i] : [],
+  );
+}
+
+/** What one unit (or a base) loses to the discount's type. */
+function off(d: AvailableDiscount, base: number, units = 1): number {
+  switch (d.discountType) {
+    case 'AmountOff':
+      return Math.min(d.discountValue, base);
+    case 'PercentOff':
+      return percentOf(base, d.discountValue);
+    case 'SetPrice':
+      return Math.max(0, base - d.discountValue * units);
+    case 'AdjustedItem':
+      return Math.min(d.discountValue * units, base);
+    case 'Reward':
+      return d.discountValue > 0 ? Math.min(d.discountValue, base) : base;
+  }
+}
+
+/** The cents taken, per line and off the order as a whole. */
+function amounts(
+  d: AvailableDiscount,
+  lines: readonly PricedLine[],
+  targets: readonly number[],
+  lineLeft: (i: number) => number,
+  orderLeft: number,
+): { lines: number[]; order: number } {
+  const perLine = lines.map(() => 0);
+  const cap = (i: number, cents: number) =>
+    (perLine[i] = Math.min(lineLeft(i), perLine[i]! + Math.max(0, cents)));
+  const cheapest = () => {
+    const i = [...targets].sort((a, b) => lines[a]!.unit - lines[b]!.unit)[0]!;
+    cap(i, off(d, Math.min(lines[i]!.unit, lineLeft(i))));
+  };
+  if (d.discountType === 'Reward' && d.discountScope !== 'BOGO') {
+    cheapest();
+    return { lines: perLine, order: 0 };
+  }
+  switch (d.discountScope) {
+    case 'Order':
+      if (d.discountType === 'AdjustedItem') {
+        lines.forEach((l, i) => cap(i, off(d, lineLeft(i), l.line.qty)));
+        return { lines: perLine, order: 0 };
+      }
+      return { lines: perLine, order: Math.min(orderLeft, off(d, orderLeft)) };
+    case 'Item':
+      for (const i of targets) cap(i, off(d, lineLeft(i), lines[i]!.line.qty));
+      return { lines: perLine, order: 0 };
+    case 'Multiple': {
+      const base = targets.reduce((n, i) => n + lineLeft(i), 0);
+      const units = targets.reduce((n, i) => n + lines[i]!.line.qty, 0);
+      const total = d.discountType === 'SetPrice' ? Math.max(0, base - d.discountValue) : off(d, base, units);
+      spread(Math.min(total, base), targets.map(lineLeft)).forEach((cents, k) => cap(targets[k]!, cents));
+      return { lines: perLine, order: 0 };
+    }
+    case 'BOGO': {
+      // Every target unit by price, dearest first; of each pair the second (cheaper) one is the base.
+      const units = targets
+        .flatMap((i) => Array.from({ length: lines[i]!.line.qty }, () => i))
+        .sort((a, b) => lines[b]!.unit - lines[a]!.unit || a - b);
+      for (let u = 1; u < units.length; u += 2) {
+        const i = units[u]!;
+        cap(i, off(d, Math.min(lines[i]!.unit, lineLeft(i) - perLine[i]!)));
+      }
+      return { lines: perLine, order: 0 };
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/** Test helpers for the hosted APIs: the demo company imported, a partner granted it, calls with X-Store. */
+import { DEMO_COMPANY, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
+import { call, type CallOptions, type TestResponse } from '../../test/http.ts';
+import type { TestPlatform } from '../../test/platform.ts';
+import { testPartner, type TestPartner } from '../auth/testing.ts';
+import { grantCompany, importCompany } from './companies.ts';
+
+export interface HostedWorld {
+  partner: TestPartner;
+  /** A hosted call as the granted partner, to the demo store unless `store` says otherwise. */
+  hosted(
+    method: string,
+    path: string,
+    opts?: CallOptions & { store?: number | string; serviceType?: string },
+  ): Promise<TestResponse>;
+}
+
+/** Imports the demo company (once per database) and a new partner granted it. */
+export async function hostedWorld(platform: TestPlatform): Promise<HostedWorld> {
+  await importCompany(platform.app.ctx.db, DEMO_COMPANY);
+  const partner = await testPartner(platform);
+  await grantCompany(platform.app.ctx.db, DEMO_COMPANY.company.id, partner.partner_id);
+  return {
+    partner,
+    hosted: (method, path, opts = {}) =>
+      call(method, `${platform.url}${path}`, {
+        token: partner.token,
+        ...opts,
+        headers: {
+          'x-store': String(opts.store ?? DEMO_STORE_ID),
+          ...(opts.serviceType ? { 'x-service-type': opts.serviceType } : {}),
+          ...opts.headers,
+        },
+      }),
+  };
+}

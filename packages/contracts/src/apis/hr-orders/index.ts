@@ -1,0 +1,407 @@
+import { z } from 'zod';
+import { defineOperation } from '../../operation.ts';
+import type { HostedMessage } from '../../envelopes.ts';
+import {
+  BusinessDate,
+  HOSTED_BODY_ERRORS,
+  HOSTED_ERRORS,
+  ServiceType,
+  StoreAndServiceHeaders,
+  StoreHeaders,
+  hostedAnswer,
+} from '../../hosted.ts';
+import { DEMO_STORE_ID } from '../hr-menu/demo.ts';
+import {
+  CartStatus,
+  CreditCardPayment,
+  HostedOrder,
+  OrderInput,
+  OrderStatusAnswer,
+  PricedOrder,
+} from './order.ts';
+
+/** The Order API (restaurant-apis.md section 7): price, place, read, cancel and pay orders. */
+
+const common = {
+  api: 'hr-orders',
+  servedBy: 'platform',
+  security: { kind: 'bearer', scopes: ['orders'] },
+  tags: ['Orders'],
+  externalDocs: { url: '/docs/restaurant-apis/order-api', description: 'Order API guide' },
+} as const;
+
+const STORE = `Name the store in \`X-Store\`; a store of a company not granted to you, or an order of another store, is 404
+\`not_found\`.`;
+const orderId = z.object({
+  id: z.coerce.number().int().min(1).max(2_147_483_647).meta({ description: 'The order id.' }),
+});
+const ok = (message: string, data: unknown, messagesDetails: HostedMessage[] = []) => ({
+  data,
+  message,
+  messagesDetails,
+});
+
+const applyDefaultModifiers = z.boolean().default(false).meta({
+  description:
+    "Add the item's default modifiers the order does not list (each at quantity 1, included in the price).",
+});
+
+export const EXAMPLE_ORDER = {
+  orderType: 'Pickup',
+  deferDue: '2026-12-01T18:30:00-05:00',
+  items: [
+    {
+      id: 'margherita-lg',
+      qty: 1,
+      price: 0,
+      orderModifiers: [
+        { id: 'thin', quantity: 1 },
+        { id: 'pepperoni', quantity: 1 },
+      ],
+    },
+    { id: 'garlic-knots', qty: 2, price: 0 },
+    { id: 'soda', qty: 2, price: 0 },
+  ],
+  discounts: [{ sourceDiscount: 'weekday-pizza' }, { sourceDiscount: 'knots-bogo' }],
+  customer: { firstName: 'Ana', lastName: 'Lima', phoneNumber: '+12125550123', email: 'ana@example.com' },
+  orderSource: 'thirdparty',
+  sourceReferenceId: 'ext-48213',
+} as const;
+
+/** What the demo store's menu makes of `EXAMPLE_ORDER` (checked by the tests). */
+export const EXAMPLE_PRICED = {
+  orderType: 'Pickup',
+  deferDue: '2026-12-01T18:30:00-05:00',
+  menuName: 'Main',
+  businessDate: '2026-12-01',
+  items: [
+    {
+      itemNumber: 1,
+      id: 'margherita-lg',
+      qty: 1,
+      originalUnitPrice: 1800,
+      price: 1800,
+      orderModifiers: [
+        { id: 'thin', displayName: 'Thin crust', selectedHalf: 'Whole', selectedSide: false, isLite: false, preselectedDefaultQuantity: 1, quantity: 1, price: 0, orderModifiers: [] },
+        { id: 'pepperoni', displayName: 'Pepperoni', selectedHalf: 'Whole', selectedSide: false, isLite: false, preselectedDefaultQuantity: 0, quantity: 1, price: 0, orderModifiers: [] },
+      ],
+      discounts: [{ id: 'd1', sourceDiscount: 'weekday-pizza', displayName: '20% off pizzas, Monday to Friday', discountType: 'PercentOff', discountScope: 'Item', discountValue: 360, valid: true }],
+    },
+    {
+      itemNumber: 2,
+      id: 'garlic-knots',
+      qty: 2,
+      originalUnitPrice: 600,
+      price: 1200,
+      orderModifiers: [],
+      discounts: [{ id: 'd2', sourceDiscount: 'knots-bogo', displayName: 'Buy one garlic knots, get one free', discountType: 'PercentOff', discountScope: 'BOGO', discountValue: 600, valid: true }],
+    },
+    { itemNumber: 3, id: 'soda', qty: 2, originalUnitPrice: 250, price: 500, orderModifiers: [], discounts: [] },
+  ],
+  discounts: [
+    { id: 'd1', sourceDiscount: 'weekday-pizza', displayName: '20% off pizzas, Monday to Friday', discountType: 'PercentOff', discountScope: 'Item', discountValue: 360, valid: true },
+    { id: 'd2', sourceDiscount: 'knots-bogo', displayName: 'Buy one garlic knots, get one free', discountType: 'PercentOff', discountScope: 'BOGO', discountValue: 600, valid: true },
+  ],
+  fees: [],
+  taxes: [{ taxName: 'NY Sales Tax', taxableAmount: 2540, taxAmount: 225 }],
+  subtotal: 3500,
+  discountTotal: 960,
+  feeTotal: 0,
+  taxTotal: 225,
+  total: 2765,
+  tipTotal: 0,
+  paymentTotal: 0,
+  customer: EXAMPLE_ORDER.customer,
+  orderSource: 'thirdparty',
+  sourceReferenceId: 'ext-48213',
+  taxRemittanceHandledByFacilitator: false,
+} as const; // prettier-ignore
+
+export const PricedCart = PricedOrder.extend({ cartStatus: CartStatus }).meta({ id: 'PricedCart' });
+
+export const priceOrder = defineOperation({
+  ...common,
+  operationId: 'priceOrder',
+  method: 'POST',
+  path: '/PriceOrder',
+  summary: 'Price an order',
+  description: `Prices the order against the store's menu without placing it: every price you send is discarded and
+recomputed (order-type and tier prices, halves, modifiers, defaults and credits, discounts, taxes, delivery fee), and
+\`cartStatus.minimumOrderPriceMet\` says whether the order type's minimum is reached. A discount that does not apply is
+listed with \`valid: false\` and a WARNING saying why. An item or modifier the menu does not have, or a modifier rule
+broken, is 422 \`order_invalid\` with one entry per problem. Name the channel in \`X-Service-Type\`. ${STORE}`,
+  externalDocs: { url: '/docs/restaurant-apis/pricing', description: 'Pricing rules' },
+  request: {
+    headers: StoreAndServiceHeaders,
+    body: z.object({ applyDefaultModifiers, data: OrderInput }),
+    example: { applyDefaultModifiers: false, data: EXAMPLE_ORDER },
+  },
+  responses: {
+    200: {
+      description: 'The priced order.',
+      schema: hostedAnswer(PricedCart),
+      example: ok('Priced: 27.65 to pay.', { ...EXAMPLE_PRICED, cartStatus: { minimumOrderPriceMet: true } }),
+    },
+  },
+  errors: [...HOSTED_BODY_ERRORS, 'order_invalid'],
+});
+
+export const CreateOrderData = OrderInput.extend({
+  creditCardPayments: z.array(CreditCardPayment).max(10).default([]).meta({
+    description: 'Payments already taken; each is applied as `ApplyCreditCardPayment` would, once per card.',
+  }),
+}).meta({ id: 'HostedOrderCreate' });
+
+const placedExample = {
+  ...EXAMPLE_PRICED,
+  id: 4711,
+  orderNumber: 4711,
+  status: 'accepted',
+  estimatedTime: '2026-12-01T23:30:00.000Z',
+  rejectReason: null,
+  startTime: '2026-12-01T22:41:07.000Z',
+  payments: [],
+  stages: [{ name: 'accepted', startTime: '2026-12-01T22:41:07.000Z', endTime: null }],
+};
+
+export const createOrder = defineOperation({
+  ...common,
+  operationId: 'createOrder',
+  method: 'POST',
+  path: '/Orders',
+  summary: 'Place an order',
+  description: `Prices the order as \`PriceOrder\` does and stores it. It is \`accepted\` when its order type (and each item's
+group) is open at \`deferDue\` in the store's time zone, every item and modifier is in stock and the order type's minimum is
+reached; \`estimatedTime\` is then \`deferDue\`, or now plus the order type's \`deferPrepMinutes\` when that is later.
+Otherwise it is stored \`rejected\` and answered 422 \`order_rejected\` with the order in \`data\` and its \`rejectReason\`
+(\`storeClosed\`, \`itemOutOfStock\`, \`orderValidation\`). Card payments in \`creditCardPayments\` are applied in the same
+transaction. ${STORE}`,
+  request: {
+    headers: StoreAndServiceHeaders,
+    body: z.object({ applyDefaultModifiers, data: CreateOrderData }),
+    example: { applyDefaultModifiers: false, data: EXAMPLE_ORDER },
+  },
+  responses: {
+    201: {
+      description: 'The order, accepted.',
+      schema: hostedAnswer(HostedOrder),
+      example: ok('Order 4711 accepted; ready at 2026-12-01T23:30:00.000Z.', placedExample),
+    },
+    422: {
+      description:
+        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, or `payment_exceeds_balance`: a card payment is more than the total (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
+      schema: hostedAnswer(HostedOrder.nullable()),
+      example: {
+        data: {
+          ...placedExample,
+          status: 'rejected',
+          estimatedTime: null,
+          rejectReason: 'storeClosed',
+          stages: [],
+        },
+        message:
+          'Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store’s time zone.',
+        messagesDetails: [
+          {
+            id: 'order_rejected',
+            message:
+              'Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store’s time zone.',
+            messageType: 'ERROR',
+          },
+        ],
+      },
+    },
+  },
+  errors: [...HOSTED_BODY_ERRORS, 'card_already_applied'],
+});
+
+export const getHostedOrder = defineOperation({
+  ...common,
+  operationId: 'getHostedOrder',
+  method: 'GET',
+  path: '/Orders/{id}',
+  summary: 'Get an order',
+  description: `The order as placed, with its payments and stages (one per status it held). ${STORE}`,
+  request: { headers: StoreHeaders, params: orderId, example: { 'x-store': DEMO_STORE_ID, id: 4711 } },
+  responses: {
+    200: {
+      description: 'The order.',
+      schema: hostedAnswer(HostedOrder),
+      example: ok('Order 4711.', placedExample),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+const statusExample = {
+  id: 4711,
+  status: 'accepted',
+  estimatedTime: '2026-12-01T23:30:00.000Z',
+  sourceReferenceId: 'ext-48213',
+  rejectReason: null,
+};
+
+export const getHostedOrderStatus = defineOperation({
+  ...common,
+  operationId: 'getHostedOrderStatus',
+  method: 'GET',
+  path: '/Orders/{id}/Status',
+  summary: "Get an order's status",
+  description: `The order's status, estimated time and reject reason. ${STORE}`,
+  request: { headers: StoreHeaders, params: orderId, example: { 'x-store': DEMO_STORE_ID, id: 4711 } },
+  responses: {
+    200: {
+      description: 'The status.',
+      schema: hostedAnswer(OrderStatusAnswer),
+      example: ok('Order 4711 is accepted.', statusExample),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+const yes = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const listHostedOrders = defineOperation({
+  ...common,
+  operationId: 'listHostedOrders',
+  method: 'GET',
+  path: '/Orders',
+  summary: 'List orders by business date',
+  description: `The store's orders whose business date (\`deferDue\`'s date in the store's time zone) lies in
+\`businessDateFrom\`..\`businessDateTo\` (both included, at most 3 days; default: the store's today), newest first, narrowed
+by the other filters. Stages only with \`includeStageTimes=true\`. A longer or reversed range is 400
+\`date_range_too_long\`. ${STORE}`,
+  request: {
+    headers: StoreHeaders,
+    query: z.object({
+      businessDateFrom: BusinessDate.optional(),
+      businessDateTo: BusinessDate.optional(),
+      includeStageTimes: yes.default(false),
+      sourceReferenceId: z.string().min(1).max(25).optional(),
+      customerId: z.string().min(1).max(50).optional(),
+      phoneNumber: z.string().min(1).max(20).optional(),
+      serviceType: ServiceType.optional().meta({
+        description: 'Only orders placed with this `X-Service-Type`.',
+      }),
+    }),
+    example: { 'x-store': DEMO_STORE_ID, businessDateFrom: '2026-12-01', businessDateTo: '2026-12-03' },
+  },
+  responses: {
+    200: {
+      description: 'The orders.',
+      schema: hostedAnswer(z.array(HostedOrder)),
+      example: ok('1 order.', [{ ...placedExample, stages: undefined }]),
+    },
+  },
+  errors: [...HOSTED_ERRORS, 'date_range_too_long'],
+});
+
+export const cancelHostedOrder = defineOperation({
+  ...common,
+  operationId: 'cancelHostedOrder',
+  method: 'POST',
+  path: '/Orders/{id}/Cancel',
+  summary: 'Cancel an order',
+  description: `Cancels an order that is \`accepted\` (or \`unknown\`). Cancelling a cancelled order answers it again (200);
+any other status is 409 \`invalid_transition\`. No body is needed. ${STORE}`,
+  request: { headers: StoreHeaders, params: orderId, example: { 'x-store': DEMO_STORE_ID, id: 4711 } },
+  responses: {
+    200: {
+      description: 'The order, cancelled.',
+      schema: hostedAnswer(OrderStatusAnswer),
+      example: ok('Order 4711 cancelled.', { ...statusExample, status: 'cancelled' }),
+    },
+  },
+  errors: [...HOSTED_ERRORS, 'invalid_transition'],
+});
+
+export const cancelHostedOrderByReference = defineOperation({
+  ...common,
+  operationId: 'cancelHostedOrderByReference',
+  method: 'POST',
+  path: '/Orders/Cancel',
+  summary: 'Cancel an order by your reference',
+  description: `Cancels the store's order placed with this \`sourceReferenceId\` and \`X-Service-Type\` (the newest, when you
+reused the reference). The same rules as Cancel. ${STORE}`,
+  request: {
+    headers: StoreAndServiceHeaders,
+    query: z.object({ sourceReferenceId: z.string().min(1).max(25) }),
+    example: { 'x-store': DEMO_STORE_ID, 'x-service-type': 'DoorDash', sourceReferenceId: 'ext-48213' },
+  },
+  responses: {
+    200: {
+      description: 'The order, cancelled.',
+      schema: hostedAnswer(OrderStatusAnswer),
+      example: ok('Order 4711 cancelled.', { ...statusExample, status: 'cancelled' }),
+    },
+  },
+  errors: [...HOSTED_ERRORS, 'invalid_transition'],
+});
+
+export const applyCreditCardPayment = defineOperation({
+  ...common,
+  operationId: 'applyCreditCardPayment',
+  method: 'POST',
+  path: '/Orders/{id}/ApplyCreditCardPayment',
+  summary: 'Apply a credit-card payment',
+  description: `Records a card transaction on the order. A card (brand, last 4 digits, expiry) pays an order once: a second
+payment with it is 409 \`card_already_applied\`. A \`SUCCESS\` transaction adds a payment (its \`amount\` to
+\`paymentTotal\`, its \`tip\` to \`tipTotal\`); one that would take \`paymentTotal\` past \`total\` is 422
+\`payment_exceeds_balance\`. A \`FAILURE\` is recorded and pays nothing. A cancelled or rejected order is 409 \`conflict\`.
+${STORE}`,
+  request: {
+    headers: StoreHeaders,
+    params: orderId,
+    body: z.object({ data: CreditCardPayment }),
+    example: {
+      data: {
+        transaction: {
+          gatewayTransactionId: 'txn_7Hq2',
+          amount: 2765,
+          tip: 400,
+          type: 'SALE',
+          status: 'SUCCESS',
+          approvalCode: '083412',
+          transactionDateTime: '2026-12-01T18:31:02-05:00',
+        },
+        paymentMethod: { cardBrand: 'Visa', last4CardNumber: '4242', expMonth: 12, expYear: 2029 },
+        firstName: 'Ana',
+        lastName: 'Lima',
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'The order with the payment.',
+      schema: hostedAnswer(HostedOrder),
+      example: ok('Payment 1 applied to order 4711.', {
+        ...placedExample,
+        tipTotal: 400,
+        paymentTotal: 2765,
+        payments: [
+          {
+            paymentNumber: 1,
+            paymentType: 'Visa',
+            paymentTypeCategory: 'CreditCard',
+            last4Digits: '4242',
+            tip: 400,
+            amount: 2765,
+            paymentTime: '2026-12-01T23:31:02.000Z',
+          },
+        ],
+      }),
+    },
+  },
+  errors: [...HOSTED_BODY_ERRORS, 'card_already_applied', 'payment_exceeds_balance', 'conflict'],
+});
+
+export const HR_ORDER_OPERATIONS = [
+  listHostedOrders,
+  createOrder,
+  getHostedOrder,
+  getHostedOrderStatus,
+  cancelHostedOrder,
+  applyCreditCardPayment,
+  cancelHostedOrderByReference,
+  priceOrder,
+];

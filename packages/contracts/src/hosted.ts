@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { HostedMessage } from './envelopes.ts';
+
+/**
+ * The vocabulary the three hosted restaurant APIs (Menu, Order, Store) share: restaurant-apis.md
+ * sections 4, 5 and 9, the `X-Store` / `X-Service-Type` / `X-Company` headers of wire-notes.md, and
+ * the success envelope `{data, message, messagesDetails}`.
+ */
+
+export const ServiceType = z
+  .enum(['None', 'GrubHubEMail', 'DoorDash', 'GrubHub', 'UberEats', 'GoogleOrdering', 'Menufy', 'Kanekt365'])
+  .meta({
+    id: 'ServiceType',
+    description:
+      'The channel a call is made for. A menu serves the service types it lists; `None` is the default menu every service type falls back to.',
+  });
+export type ServiceType = z.infer<typeof ServiceType>;
+
+export const OrderTypeCategory = z
+  .enum(['None', 'Pickup', 'Delivery', 'Curbside', 'Catering', 'DineIn', 'ThirdPartyDelivery'])
+  .meta({ id: 'OrderTypeCategory' });
+export type OrderTypeCategory = z.infer<typeof OrderTypeCategory>;
+
+/** Section 9's time zones, by the names the hosted APIs use, and the IANA zone each one is. */
+export const STORE_TIME_ZONES = {
+  'Hawaiian Standard Time': 'Pacific/Honolulu',
+  'Alaskan Standard Time': 'America/Anchorage',
+  'Pacific Standard Time': 'America/Los_Angeles',
+  'Mountain Standard Time': 'America/Denver',
+  'Central Standard Time': 'America/Chicago',
+  'Eastern Standard Time': 'America/New_York',
+  'Atlantic Standard Time': 'America/Halifax',
+} as const;
+export const StoreTimeZone = z
+  .enum(
+    Object.keys(STORE_TIME_ZONES) as [keyof typeof STORE_TIME_ZONES, ...(keyof typeof STORE_TIME_ZONES)[]],
+  )
+  .meta({
+    id: 'StoreTimeZone',
+    description:
+      "The store's time zone. Business dates, operation periods and discount windows are read in it (daylight saving time included: `Eastern Standard Time` is America/New_York all year).",
+  });
+export type StoreTimeZone = z.infer<typeof StoreTimeZone>;
+
+/** The store a Menu or Order call is about (wire-notes.md: store ids are integers). */
+export const StoreId = z.coerce
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be a store id of 1 or more')
+  .max(2_147_483_647, 'is not a store id');
+
+export const StoreHeaders = z.object({
+  'x-store': StoreId.meta({ description: 'The store the call is about (an integer store id).' }),
+});
+export const StoreAndServiceHeaders = StoreHeaders.extend({
+  'x-service-type': ServiceType.meta({ description: 'The channel the order comes through.' }),
+});
+
+/** HH:mm, 24-hour, five characters (section 5). */
+export const ClockTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time of 5 characters, HH:mm, such as 09:30');
+
+/** A calendar date, YYYY-MM-DD. */
+export const BusinessDate = z.iso.date('must be a date as YYYY-MM-DD');
+
+/** Money in the lowest currency unit (cents): a whole number of at least 0. */
+export const Cents = z.number().int('must be a whole number of cents').min(0, 'must be 0 or more');
+
+/** A hosted answer: the data, a sentence, and any warnings or notes about it. */
+export function hostedAnswer<T extends z.ZodType>(data: T) {
+  return z.object({
+    data,
+    message: z.string().meta({ description: 'A sentence about the answer.' }),
+    messagesDetails: z.array(HostedMessage).meta({
+      description: 'Notes about the answer: a WARNING for something ignored or not applied, INFO otherwise.',
+    }),
+  });
+}
+
+/** Errors every hosted call behind a bearer token and a store can answer. */
+export const HOSTED_ERRORS = [
+  'missing_token',
+  'invalid_token',
+  'token_expired',
+  'insufficient_scope',
+  'validation_failed',
+  'not_found',
+] as const;
+export const HOSTED_BODY_ERRORS = [
+  ...HOSTED_ERRORS,
+  'invalid_json',
+  'unsupported_media_type',
+  'payload_too_large',
+] as const;
+
+/** A display name: 1 to 100 characters. */
+export const DisplayName = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
+/** An id inside a menu (item, group, modifier, order type…): 1 to 25 characters. */
+export const MenuObjectId = z.string().min(1, 'must not be empty').max(25, 'must be at most 25 characters');
