@@ -6,7 +6,7 @@ import type { ServiceType } from '@stream/contracts/hosted';
 import type { DbOrTx, Db } from '../../db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
-import { priceOrder, type PricingResult } from '../pricing-b/price.ts';
+import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
 import { menuForOrder } from './menu-for.ts';
 import { applyCardPayment } from './payments.ts';
 import { insertOrder, type OrderRow } from './records.ts';

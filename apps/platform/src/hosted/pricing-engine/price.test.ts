@@ -1,0 +1,461 @@
+import { describe, expect, it } from 'vitest';
+import { MenuInput, type Menu } from '@stream/contracts/apis/hr-menu/menu';
+import { OrderInput } from '@stream/contracts/apis/hr-orders/order';
+import { includedTax, percentOf, spread } from './cents.ts';
+import { priceOrder, type PricingResult } from './price.ts';
+import { inPeriods, localTime } from './zoned-time.ts';
+
+/**
+ * The pricing engine, table by table. A small menu of round numbers (cents): burger 1000 (Delivery
+ * 1100), fries 400 (tiers: 3+ at 350), pizza 1600 (halves 900), cheese pizza 1400 (halves 800),
+ * beer 600 (alcohol tax). Tax 10% on food, 20% included on beer's own tax type.
+ */
+const MENU: Menu = {
+  id: 1,
+  ...MenuInput.parse({
+    displayName: 'Test',
+    deliveryOptions: { deliveryFeeType: 'Amount', deliveryFeeValue: 500, deliveryFeeTaxType: 'food' },
+    taxTypes: [
+      {
+        id: 'food',
+        displayName: 'Food tax',
+        taxRateInfo: { taxRate: 10, orderTypeTaxes: [{ orderTypeId: 'DineIn', taxRate: 12.5 }] },
+      },
+      { id: 'beer', displayName: 'Alcohol tax', isAlcohol: true, taxRateInfo: { taxRate: 10 } },
+      { id: 'vat', displayName: 'VAT', taxIncluded: true, taxRateInfo: { taxRate: 20 } },
+    ],
+    orderTypes: [
+      { id: 'Pickup', orderTypeCategory: 'Pickup', displayName: 'Pickup' },
+      {
+        id: 'Delivery',
+        orderTypeCategory: 'Delivery',
+        displayName: 'Delivery',
+        isDelivery: true,
+        minOrderPrice: 2000,
+      },
+      {
+        id: 'DineIn',
+        orderTypeCategory: 'DineIn',
+        displayName: 'Dine in',
+        operationPeriods: [{ dayOfWeek: 'Friday', startTime: '22:00', endTime: '02:00' }],
+      },
+    ],
+    groups: [
+      {
+        id: 'mains',
+        displayName: 'Mains',
+        items: [
+          {
+            id: 'burger',
+            displayName: 'Burger',
+            taxType: 'food',
+            modifierCredit: 100,
+            priceInfo: { price: 1000, orderTypePrices: [{ orderTypeId: 'Delivery', price: 1100 }] },
+            modifiers: [
+              {
+                id: 'cheese',
+                displayName: 'Cheese',
+                minimumModifiers: 0,
+                maximumModifiers: 2,
+                modifiers: [
+                  {
+                    id: 'cheddar',
+                    displayName: 'Cheddar',
+                    isDefault: true,
+                    noSubstitutionCredit: 30,
+                    maximumQuantity: 3,
+                    modifierpriceInfo: { price: 80 },
+                  },
+                  {
+                    id: 'swiss',
+                    displayName: 'Swiss',
+                    allowModifierCredit: true,
+                    allowSide: true,
+                    maximumQuantity: 2,
+                    modifierpriceInfo: { price: 120 },
+                  },
+                ],
+              },
+              {
+                id: 'sauce',
+                displayName: 'Sauce',
+                modifiers: [
+                  {
+                    id: 'bbq',
+                    displayName: 'BBQ',
+                    allowLite: true,
+                    modifierCredit: 50,
+                    modifierpriceInfo: { price: 60 },
+                    modifiers: [
+                      {
+                        id: 'heat',
+                        displayName: 'Heat',
+                        modifiers: [
+                          {
+                            id: 'hot',
+                            displayName: 'Hot',
+                            allowModifierCredit: true,
+                            modifierpriceInfo: { price: 70 },
+                          },
+                        ],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+          {
+            id: 'pizza',
+            displayName: 'Pizza',
+            taxType: 'food',
+            allowHalf: true,
+            priceInfo: { price: 1600, halfPrice: 900 },
+            modifiers: [
+              {
+                id: 'toppings',
+                displayName: 'Toppings',
+                allowHalf: true,
+                modifiers: [
+                  { id: 'olives', displayName: 'Olives', allowHalf: true, modifierpriceInfo: { price: 100 } },
+                  {
+                    id: 'ham',
+                    displayName: 'Ham',
+                    modifierpriceInfo: { price: 150, halfPrice: 90 },
+                    allowHalf: true,
+                  },
+                  { id: 'egg', displayName: 'Egg', modifierpriceInfo: { price: 90 } },
+                ],
+              },
+            ],
+          },
+          {
+            id: 'cheese-pizza',
+            displayName: 'Cheese pizza',
+            taxType: 'food',
+            allowHalf: true,
+            priceInfo: { price: 1400, halfPrice: 800 },
+          },
+          { id: 'wrap', displayName: 'Wrap', taxType: 'vat', priceInfo: { price: 1200 } },
+        ],
+      },
+      {
+        id: 'sides',
+        displayName: 'Sides',
+        items: [
+          {
+            id: 'fries',
+            displayName: 'Fries',
+            taxType: 'food',
+            priceInfo: {
+              price: 400,
+              tierPrices: [
+                { quantityAndAbove: 3, price: 350 },
+                { quantityAndAbove: 6, price: 300 },
+              ],
+            },
+          },
+          { id: 'salad', displayName: 'Salad', priceInfo: { price: 700 }, isAvailable: false },
+        ],
+      },
+      {
+        id: 'bar',
+        displayName: 'Bar',
+        items: [{ id: 'beer', displayName: 'Beer', taxType: 'beer', priceInfo: { price: 600 } }],
+      },
+    ],
+    availableDiscounts: [],
+  }),
+};
+
+/** Tuesday 2026-12-01 12:00 in New York. */
+const TUESDAY_NOON = '2026-12-01T12:00:00-05:00';
+const NOW = new Date('2026-11-30T12:00:00Z');
+
+function price(
+  order: Record<string, unknown>,
+  menu: Partial<Menu> = {},
+  applyDefaultModifiers = false,
+): PricingResult {
+  return priceOrder({
+    menu: { ...MENU, ...menu },
+    order: OrderInput.parse({ orderType: 'Pickup', deferDue: TUESDAY_NOON, ...order }),
+    applyDefaultModifiers,
+    timeZone: 'America/New_York',
+    now: NOW,
+  });
+}
+const line = (id: string, qty = 1, extra: Record<string, unknown> = {}) => ({ id, qty, price: 0, ...extra });
+const mods = (...list: Record<string, unknown>[]) => ({ orderModifiers: list });
+
+describe('lines', () => {
+  it.each<[string, Record<string, unknown>[], string, number]>([
+    ['a plain item', [line('burger')], 'Pickup', 1000],
+    ['the order type price', [line('burger')], 'Delivery', 1100],
+    ['quantity', [line('burger', 3)], 'Pickup', 3000],
+    ['below the first tier', [line('fries', 2)], 'Pickup', 800],
+    ['the first tier', [line('fries', 3)], 'Pickup', 1050],
+    ['the highest tier reached', [line('fries', 7)], 'Pickup', 2100],
+    ['halves at their half prices', [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'cheese-pizza' })], 'Pickup', 1700],
+    ['a modifier', [line('burger', 1, mods({ id: 'bbq' }))], 'Pickup', 1060],
+    ['a modifier times its quantity, per unit of the line', [line('burger', 2, mods({ id: 'swiss', quantity: 2 }))], 'Pickup', 2 * (1000 + 240 - 100)],
+    ['a default modifier is included', [line('burger', 1, mods({ id: 'cheddar' }))], 'Pickup', 1000],
+    ['extra of a default is charged', [line('burger', 1, mods({ id: 'cheddar', quantity: 2 }))], 'Pickup', 1080],
+    ['a removed default with nothing in its place credits', [line('burger', 1, mods({ id: 'cheddar', quantity: 0 }))], 'Pickup', 970],
+    ['a removed default replaced credits nothing', [line('burger', 1, mods({ id: 'cheddar', quantity: 0 }, { id: 'swiss' }))], 'Pickup', 1020],
+    ['the item credit pays a credit modifier', [line('burger', 1, mods({ id: 'swiss' }))], 'Pickup', 1020],
+    ['a modifier credit pays its nested modifier', [line('burger', 1, mods({ id: 'bbq', orderModifiers: [{ id: 'hot' }] }))], 'Pickup', 1000 + 60 + 20],
+    ['a half modifier at its half price', [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'ham', selectedHalf: 'Left' }, { id: 'olives', selectedHalf: 'Right' }) })], 'Pickup', 1800 + 90 + 50],
+    ['side and lite cost the same', [line('burger', 1, mods({ id: 'swiss', selectedSide: true }, { id: 'bbq', isLite: true }))], 'Pickup', 1000 + 20 + 60],
+  ])('%s', (_what, items, orderType, subtotal) => {
+    const r = price({ items, orderType });
+    expect(r.errors).toEqual([]);
+    expect(r.order.subtotal).toBe(subtotal);
+  }); // prettier-ignore
+
+  it('answers each modifier with its price and default quantity, and adds defaults when asked', () => {
+    const without = price({ items: [line('burger')] });
+    expect(without.order.items[0]!.orderModifiers).toEqual([]);
+    const withDefaults = price({ items: [line('burger', 1, mods({ id: 'swiss' }))] }, {}, true);
+    expect(withDefaults.order.items[0]!.orderModifiers.map((m) => [m.id, m.quantity, m.price, m.preselectedDefaultQuantity])).toEqual([
+      ['swiss', 1, 20, 0],
+      ['cheddar', 1, 0, 1],
+    ]);
+    expect(withDefaults.order.subtotal).toBe(1020);
+    expect(withDefaults.order.items[0]).toMatchObject({ itemNumber: 1, originalUnitPrice: 1000, price: 1020 });
+  }); // prettier-ignore
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['an unknown item', line('taco'), 'items[0].id'],
+    ['a group that is not the item’s', line('burger', 1, { menuGroupId: 'sides' }), 'items[0].menuGroupId'],
+    ['halves of an item without halves', line('burger', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza' }), 'items[0].id'],
+    ['a half that cannot be one', line('pizza', 1, { leftHalfItemId: 'burger', rightHalfItemId: 'pizza' }), 'items[0].leftHalfItemId'],
+    ['an unknown half', line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'calzone' }), 'items[0].rightHalfItemId'],
+    ['an unknown modifier', line('burger', 1, mods({ id: 'ham' })), 'items[0].orderModifiers[0].id'],
+    ['a quantity above the maximum', line('burger', 1, mods({ id: 'swiss', quantity: 3 })), 'items[0].orderModifiers[0].quantity'],
+    ['a category over its maximum', line('burger', 1, mods({ id: 'swiss', quantity: 2 }, { id: 'cheddar', quantity: 1 })), 'items[0].orderModifiers'],
+    ['side not allowed', line('burger', 1, mods({ id: 'bbq', selectedSide: true })), 'items[0].orderModifiers[0].selectedSide'],
+    ['lite not allowed', line('burger', 1, mods({ id: 'swiss', isLite: true })), 'items[0].orderModifiers[0].isLite'],
+    ['a half modifier on a whole item', line('pizza', 1, mods({ id: 'olives', selectedHalf: 'Left' })), 'items[0].orderModifiers[0].selectedHalf'],
+    ['a half of a modifier without halves', line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'egg', selectedHalf: 'Left' }) }), 'items[0].orderModifiers[0].selectedHalf'],
+    ['nesting past maxModifierLevels', line('burger', 1, mods({ id: 'bbq', orderModifiers: [{ id: 'hot' }] })), 'items[0].orderModifiers[0].orderModifiers[0].id'],
+  ])('refuses %s, naming the field', (what, item, path) => {
+    const r = price({ items: [item] }, what.startsWith('nesting') ? { maxModifierLevels: 1 } : {});
+    expect(r.errors.map((e) => e.path)).toContain(path);
+  }); // prettier-ignore
+
+  it('rejects an unavailable item, a closed order type and a closed hour, without errors', () => {
+    expect(price({ items: [line('salad')] }).rejection?.reason).toBe('itemOutOfStock');
+    expect(price({ items: [line('burger')], orderType: 'DineIn' }).rejection?.reason).toBe('storeClosed');
+    // Friday 22:00-02:00 covers Saturday 01:30 and Friday 23:00, not Saturday 02:00.
+    for (const [at, open] of [['2026-12-05T01:30:00-05:00', true], ['2026-12-04T23:00:00-05:00', true], ['2026-12-05T02:00:00-05:00', false], ['2026-12-04T21:59:00-05:00', false]] as const) {
+      const r = price({ items: [line('burger')], orderType: 'DineIn', deferDue: at });
+      expect([at, r.rejection?.reason]).toEqual([at, open ? undefined : 'storeClosed']);
+      expect(r.errors).toEqual([]);
+    }
+    expect(price({ items: [line('burger')], orderType: 'Drone' }).errors.map((e) => e.path)).toEqual(['orderType']);
+  }); // prettier-ignore
+});
+
+type Discount = Record<string, unknown>;
+const withDiscounts = (...availableDiscounts: Discount[]) =>
+  ({
+    availableDiscounts: availableDiscounts.map((d, i) => ({
+      id: `x${i}`,
+      displayName: `X${i}`,
+      discountValue: 0,
+      ...d,
+    })),
+  }) as unknown as Partial<Menu>;
+const normalise = (m: Partial<Menu>) => MenuInput.parse({ ...MENU, ...m });
+function priceWith(
+  discounts: Discount[],
+  items: Record<string, unknown>[],
+  asks: Record<string, unknown>[] = discounts.map((_, i) => ({ sourceDiscount: `x${i}` })),
+  over: Record<string, unknown> = {},
+) {
+  return price({ items, discounts: asks, ...over }, { ...normalise(withDiscounts(...discounts)) });
+}
+
+describe('discounts by type and scope', () => {
+  // burger 1000 + fries x2 800 + beer 600 = subtotal 2400.
+  const ITEMS = [line('burger'), line('fries', 2), line('beer')];
+  const burgerAndFries = { items: ['burger', 'fries'] };
+  it.each<[string, Discount, number]>([
+    ['Order AmountOff', { discountScope: 'Order', discountType: 'AmountOff', discountValue: 500 }, 500],
+    ['Order AmountOff, no more than the order', { discountScope: 'Order', discountType: 'AmountOff', discountValue: 9999 }, 2400],
+    ['Order PercentOff', { discountScope: 'Order', discountType: 'PercentOff', discountValue: 15 }, 360],
+    ['Order SetPrice', { discountScope: 'Order', discountType: 'SetPrice', discountValue: 2000 }, 400],
+    ['Order AdjustedItem (per unit of every line)', { discountScope: 'Order', discountType: 'AdjustedItem', discountValue: 50 }, 200],
+    ['Order Reward (the cheapest unit)', { discountScope: 'Order', discountType: 'Reward' }, 400],
+    ['Item AmountOff (once per target line)', { discountScope: 'Item', discountType: 'AmountOff', discountValue: 100, conditions: burgerAndFries }, 200],
+    ['Item PercentOff', { discountScope: 'Item', discountType: 'PercentOff', discountValue: 10, conditions: burgerAndFries }, 180],
+    ['Item SetPrice (each unit costs the value)', { discountScope: 'Item', discountType: 'SetPrice', discountValue: 300, conditions: burgerAndFries }, 700 + 200],
+    ['Item AdjustedItem (value off every unit)', { discountScope: 'Item', discountType: 'AdjustedItem', discountValue: 50, conditions: burgerAndFries }, 150],
+    ['Item Reward, capped', { discountScope: 'Item', discountType: 'Reward', discountValue: 250, conditions: burgerAndFries }, 250],
+    ['Multiple AmountOff (the targets together)', { discountScope: 'Multiple', discountType: 'AmountOff', discountValue: 100, conditions: burgerAndFries }, 100],
+    ['Multiple PercentOff', { discountScope: 'Multiple', discountType: 'PercentOff', discountValue: 25, conditions: burgerAndFries }, 450],
+    ['Multiple SetPrice (a combo price)', { discountScope: 'Multiple', discountType: 'SetPrice', discountValue: 1500, conditions: burgerAndFries }, 300],
+    ['Multiple AdjustedItem', { discountScope: 'Multiple', discountType: 'AdjustedItem', discountValue: 10, conditions: burgerAndFries }, 30],
+    ['Multiple Reward', { discountScope: 'Multiple', discountType: 'Reward', conditions: burgerAndFries }, 400],
+    ['BOGO PercentOff 100 (of each pair the cheaper free)', { discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: burgerAndFries }, 400],
+    ['BOGO PercentOff 50', { discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 50, conditions: burgerAndFries }, 200],
+    ['BOGO AmountOff', { discountScope: 'BOGO', discountType: 'AmountOff', discountValue: 150, conditions: burgerAndFries }, 150],
+    ['BOGO SetPrice (the free unit costs the value)', { discountScope: 'BOGO', discountType: 'SetPrice', discountValue: 100, conditions: burgerAndFries }, 300],
+    ['BOGO AdjustedItem', { discountScope: 'BOGO', discountType: 'AdjustedItem', discountValue: 75, conditions: burgerAndFries }, 75],
+    ['BOGO Reward', { discountScope: 'BOGO', discountType: 'Reward', conditions: burgerAndFries }, 400],
+    ['a group target', { discountScope: 'Item', discountType: 'PercentOff', discountValue: 50, conditions: { menuGroups: ['bar'] } }, 300],
+  ])('%s', (_what, discount, off) => {
+    const r = priceWith([discount], ITEMS);
+    expect(r.errors).toEqual([]);
+    expect(r.order.discounts[0]).toMatchObject({ valid: true, discountValue: off });
+    expect(r.order.discountTotal).toBe(off);
+  }); // prettier-ignore
+
+  it('puts a line discount on its line, and BOGO on the cheaper units', () => {
+    const r = priceWith([{ discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: { items: ['fries', 'burger'] } }], [line('burger', 2), line('fries', 3)]);
+    // Units 1000, 1000, 350, 350, 350: pairs (1000, 1000) and (350, 350): one burger and one fries free.
+    expect(r.order.discountTotal).toBe(1350);
+    expect(r.order.items.map((i) => i.discounts?.map((d) => d.discountValue))).toEqual([[1000], [350]]);
+  }); // prettier-ignore
+
+  it.each<[string, Discount, Record<string, unknown>, string]>([
+    ['a weekday outside the bit sum', { validWeekdays: 1 + 64 }, {}, 'not offered on Tuesdays'],
+    ['Monday to Friday on a Saturday', { validWeekdays: 62 }, { deferDue: '2026-12-05T12:00:00-05:00' }, 'not offered on Saturdays'],
+    ['before its first date', { validFromDate: '2026-12-02' }, {}, 'starts on 2026-12-02'],
+    ['after its last date', { validToDate: '2026-11-30' }, {}, 'ended on 2026-11-30'],
+    ['outside its hours', { startTime: '14:00', endTime: '17:00' }, {}, 'runs from 14:00 to 17:00'],
+    ['outside hours across midnight', { startTime: '22:00', endTime: '02:00' }, {}, 'runs from 22:00 to 02:00'],
+    ['another order type', { orderTypes: ['Delivery'] }, {}, 'not offered for Pickup'],
+    ['under its minimum', { minimumOrderPrice: 5000 }, {}, 'at least 5000 cents'],
+    ['a group missing', { conditions: { menuGroups: ['mains', 'bar'] } }, { items: [line('burger')] }, 'needs items from 2 of the groups'],
+    ['an item missing', { conditions: { items: ['beer'] } }, { items: [line('burger')] }, 'needs 1 of the items beer'],
+    ['a modifier missing', { conditions: { modifiers: ['swiss'] } }, { items: [line('burger')] }, 'needs 1 of the modifiers swiss'],
+    ['no code', { validationCodeRequired: true, validationCodes: [{ code: 'SAVE' }] }, {}, 'needs a validation code'],
+  ])('refuses %s with a warning that says so', (_what, extra, over, why) => {
+    const r = priceWith([{ discountScope: 'Order', discountType: 'AmountOff', discountValue: 100, ...extra }], (over.items as Record<string, unknown>[]) ?? ITEMS, undefined, over);
+    expect(r.order.discounts[0]).toMatchObject({ valid: false, discountValue: 0 });
+    expect(r.order.discountTotal).toBe(0);
+    expect(r.messages).toEqual([{ id: 'discounts[0]', message: expect.stringContaining(why), messageType: 'WARNING' }]);
+  }); // prettier-ignore
+
+  it('takes a valid code until it expires, and within its hours across midnight', () => {
+    const coded = { discountScope: 'Order', discountType: 'AmountOff', discountValue: 100, validationCodeRequired: true, validationCodes: [{ code: 'SAVE', hasExpireDate: true, expireDate: '2026-11-30T12:00:01Z' }, { code: 'OLD', hasExpireDate: true, expireDate: '2026-11-30T12:00:00Z' }] };
+    expect(priceWith([coded], ITEMS, [{ sourceDiscount: 'x0', validationCode: 'SAVE' }]).order.discountTotal).toBe(100);
+    expect(priceWith([coded], ITEMS, [{ sourceDiscount: 'x0', validationCode: 'OLD' }]).messages[0]!.message).toContain('expired');
+    expect(priceWith([coded], ITEMS, [{ sourceDiscount: 'x0', validationCode: 'NOPE' }]).messages[0]!.message).toContain('not one of its codes');
+    const late = { discountScope: 'Order', discountType: 'AmountOff', discountValue: 100, startTime: '22:00', endTime: '02:00' };
+    expect(priceWith([late], ITEMS, undefined, { deferDue: '2026-12-01T23:30:00-05:00' }).order.discountTotal).toBe(100);
+    expect(priceWith([late], ITEMS, undefined, { deferDue: '2026-12-02T01:59:00-05:00' }).order.discountTotal).toBe(100);
+    expect(priceWith([late], ITEMS, undefined, { deferDue: '2026-12-02T02:00:00-05:00' }).order.discountTotal).toBe(0);
+  }); // prettier-ignore
+
+  it('keeps the per-order limit (default 1) and refuses combining a non-combinable discount', () => {
+    const once = { discountScope: 'Order', discountType: 'AmountOff', discountValue: 100 };
+    const twice = priceWith([once], ITEMS, [{ sourceDiscount: 'x0' }, { sourceDiscount: 'x0' }]);
+    expect(twice.order.discounts.map((d) => d.valid)).toEqual([true, false]);
+    expect(twice.messages[0]!.message).toContain('at most 1 time per order');
+    const limit2 = priceWith([{ ...once, limit: 2 }], ITEMS, [{ sourceDiscount: 'x0' }, { sourceDiscount: 'x0' }, { sourceDiscount: 'x0' }]);
+    expect(limit2.order.discounts.map((d) => d.valid)).toEqual([true, true, false]);
+    expect(limit2.order.discountTotal).toBe(200);
+    const alone = { ...once, combinable: false };
+    expect(priceWith([alone, once], ITEMS).order.discounts.map((d) => d.valid)).toEqual([true, false]);
+    const late = priceWith([once, alone], ITEMS);
+    expect(late.order.discounts.map((d) => d.valid)).toEqual([true, false]);
+    expect(late.messages[0]!.message).toContain('cannot be combined');
+    expect(priceWith([once], ITEMS, [{ sourceDiscount: 'ghost' }]).order.discounts[0]).toMatchObject({ valid: false, sourceDiscount: 'ghost' });
+  }); // prettier-ignore
+
+  it('never takes more than what is left after earlier discounts', () => {
+    const r = priceWith([{ discountScope: 'Order', discountType: 'PercentOff', discountValue: 90 }, { discountScope: 'Order', discountType: 'AmountOff', discountValue: 1000 }], ITEMS);
+    expect(r.order.discounts.map((d) => d.discountValue)).toEqual([2160, 240]);
+    expect(r.order.total).toBe(0);
+  }); // prettier-ignore
+});
+
+describe('taxes, fees and totals', () => {
+  it.each<[string, Record<string, unknown>, { taxes: unknown[]; total: number }]>([
+    ['exclusive food tax and alcohol tax apart', { items: [line('burger'), line('beer')] }, { taxes: [{ taxName: 'Food tax', taxableAmount: 1000, taxAmount: 100 }, { taxName: 'Alcohol tax', taxableAmount: 600, taxAmount: 60 }], total: 1760 }],
+    ['an order-type rate', { items: [line('burger')], orderType: 'DineIn', deferDue: '2026-12-04T23:00:00-05:00' }, { taxes: [{ taxName: 'Food tax', taxableAmount: 1000, taxAmount: 125 }], total: 1125 }],
+    ['an included tax is listed but not added', { items: [line('wrap')] }, { taxes: [{ taxName: 'VAT', taxableAmount: 1200, taxAmount: 200 }], total: 1200 }],
+    ['an untaxed item', { items: [line('salad')] }, { taxes: [], total: 700 }],
+    ['the delivery fee and its tax', { items: [line('burger', 2)], orderType: 'Delivery' }, { taxes: [{ taxName: 'Food tax', taxableAmount: 2700, taxAmount: 270 }], total: 2200 + 500 + 270 }],
+  ])('%s', (_what, order, expected) => {
+    const r = price(order);
+    expect(r.order.taxes).toEqual(expected.taxes);
+    expect(r.order.total).toBe(expected.total);
+  }); // prettier-ignore
+
+  it('charges a Percent delivery fee on the subtotal after discounts, and None charges nothing', () => {
+    const percent = { deliveryOptions: { deliveryFeeType: 'Percent' as const, deliveryFeeValue: 12.5, displayName: 'Delivery' } };
+    const r = price({ items: [line('burger', 3)], orderType: 'Delivery' }, percent);
+    expect(r.order.fees).toEqual([{ feeName: 'Delivery', feeAmount: 413 }]); // 12.5% of 3300 = 412.5, half up
+    expect(r.order.taxes).toEqual([{ taxName: 'Food tax', taxableAmount: 3300, taxAmount: 330 }]); // this fee is untaxed
+    const none = price({ items: [line('burger', 3)], orderType: 'Delivery' }, { deliveryOptions: { deliveryFeeType: 'None', deliveryFeeValue: 0 } });
+    expect(none.order.fees).toEqual([]);
+    expect(price({ items: [line('burger')] }).order.fees).toEqual([]); // Pickup: no delivery fee
+  }); // prettier-ignore
+
+  it('spreads an order discount over the lines before tax, by largest remainder', () => {
+    const r = priceWith([{ discountScope: 'Order', discountType: 'AmountOff', discountValue: 101 }], [line('burger'), line('beer')]);
+    // 101 over 1000 and 600: 63.125 and 37.875 -> 63 and 38.
+    expect(r.order.taxes).toEqual([{ taxName: 'Food tax', taxableAmount: 937, taxAmount: 94 }, { taxName: 'Alcohol tax', taxableAmount: 562, taxAmount: 56 }]);
+  }); // prettier-ignore
+
+  it('answers cartStatus.minimumOrderPriceMet on the subtotal after discounts', () => {
+    expect(price({ items: [line('burger', 2)], orderType: 'Delivery' }).cartStatus.minimumOrderPriceMet).toBe(
+      true,
+    );
+    const under = price({ items: [line('burger')], orderType: 'Delivery' });
+    expect(under.cartStatus.minimumOrderPriceMet).toBe(false);
+    expect(under.rejection?.reason).toBe('orderValidation');
+  });
+
+  it('keeps its sums whatever the order: lines, taxes and discounts add up; the total is never negative', () => {
+    const discounts: Discount[] = [
+      { discountScope: 'Order', discountType: 'PercentOff', discountValue: 12.5 },
+      { discountScope: 'Item', discountType: 'AmountOff', discountValue: 333, conditions: { items: ['fries'] }, limit: 3 },
+      { discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: { menuGroups: ['mains'] } },
+      { discountScope: 'Multiple', discountType: 'SetPrice', discountValue: 999, conditions: { items: ['burger', 'beer'] } },
+    ];
+    const ids = ['burger', 'fries', 'pizza', 'beer', 'wrap', 'cheese-pizza'];
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 300; round++) {
+      const items = Array.from({ length: 1 + next(6) }, () => line(ids[next(ids.length)]!, 1 + next(7)));
+      const asks = Array.from({ length: next(5) }, () => ({ sourceDiscount: `x${next(4)}` }));
+      const r = priceWith(discounts, items, asks, { orderType: next(2) ? 'Delivery' : 'Pickup' });
+      const o = r.order;
+      expect(r.errors).toEqual([]);
+      expect(o.items.reduce((n, i) => n + i.price, 0)).toBe(o.subtotal);
+      expect(o.taxes.reduce((n, t) => n + t.taxAmount, 0)).toBe(o.taxTotal);
+      expect(o.discounts.reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBe(o.discountTotal);
+      expect(o.items.flatMap((i) => i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBeLessThanOrEqual(o.discountTotal);
+      expect(o.discountTotal).toBeLessThanOrEqual(o.subtotal);
+      expect(o.total).toBeGreaterThanOrEqual(0);
+      for (const v of [o.subtotal, o.discountTotal, o.taxTotal, o.total, o.feeTotal]) expect(Number.isInteger(v)).toBe(true);
+    }
+  }); // prettier-ignore
+});
+
+describe('cents and time', () => {
+  it('rounds percentages half up without float drift', () => {
+    expect([percentOf(2540, 8.875), percentOf(1005, 10), percentOf(15, 50), percentOf(5, 10), percentOf(3, 16.5)]).toEqual([225, 101, 8, 1, 0]);
+    expect([includedTax(1200, 20), includedTax(1000, 8.875), includedTax(0, 20)]).toEqual([200, 82, 0]);
+    expect(spread(10, [1, 1, 1])).toEqual([4, 3, 3]);
+    expect(spread(0, [5, 5])).toEqual([0, 0]);
+    expect(spread(7, [0, 0])).toEqual([0, 0]);
+  }); // prettier-ignore
+
+  it('reads instants in the store’s zone, daylight saving time included', () => {
+    expect(localTime(new Date('2026-03-08T06:59:00Z'), 'America/New_York')).toEqual({ date: '2026-03-08', weekday: 0, minutes: 1 * 60 + 59 });
+    expect(localTime(new Date('2026-03-08T07:00:00Z'), 'America/New_York')).toEqual({ date: '2026-03-08', weekday: 0, minutes: 3 * 60 });
+    expect(localTime(new Date('2026-12-02T04:59:00Z'), 'America/New_York')).toEqual({ date: '2026-12-01', weekday: 2, minutes: 23 * 60 + 59 });
+    expect(localTime(new Date('2026-12-02T05:00:00Z'), 'America/New_York')).toEqual({ date: '2026-12-02', weekday: 3, minutes: 0 });
+    expect(localTime(new Date('2026-12-02T05:00:00Z'), 'Pacific/Honolulu').date).toBe('2026-12-01');
+    const always = [{ dayOfWeek: 'Tuesday', startTime: '00:00', endTime: '00:00' }];
+    expect(inPeriods(always, { date: '', weekday: 2, minutes: 0 })).toBe(true);
+    expect(inPeriods(always, { date: '', weekday: 2, minutes: 1439 })).toBe(true);
+    expect(inPeriods(always, { date: '', weekday: 3, minutes: 0 })).toBe(false);
+  }); // prettier-ignore
+});
