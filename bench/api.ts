@@ -138,9 +138,14 @@ async function run(databaseUrl: string | undefined) {
     await post(`${platform.url}/tokens`, { org_id, token_name: 'bench', scopes: ['user'] }, access_token);
 
     const priceBody = JSON.stringify({ applyDefaultModifiers: true, data: PRICE_ORDER });
-    await post(`${platform.url}/PriceOrder`, JSON.parse(priceBody), access_token).catch(async () => {
-      throw new Error('the PriceOrder bench body does not price');
-    });
+    const priceHeaders = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${access_token}`,
+      'x-store': String(DEMO_STORE_ID),
+      'x-service-type': 'DoorDash',
+    };
+    const priced = await fetch(`${platform.url}/PriceOrder`, { method: 'POST', headers: priceHeaders, body: priceBody });
+    if (priced.status !== 200) throw new Error(`the PriceOrder bench body does not price: ${await priced.text()}`);
     const rows = [
       await measure('bare Fastify JSON route (baseline)', { url: `${baselineUrl}/json` }),
       await measure('POST /oauth/token', {
@@ -156,12 +161,7 @@ async function run(databaseUrl: string | undefined) {
       await measure('POST /PriceOrder (10 lines, 2 discounts)', {
         url: `${platform.url}/PriceOrder`,
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${access_token}`,
-          'x-store': String(DEMO_STORE_ID),
-          'x-service-type': 'DoorDash',
-        },
+        headers: priceHeaders,
         body: priceBody,
       }),
     ];

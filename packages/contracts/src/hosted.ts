@@ -43,11 +43,11 @@ export const StoreTimeZone = z
 export type StoreTimeZone = z.infer<typeof StoreTimeZone>;
 
 /** The store a Menu or Order call is about (wire-notes.md: store ids are integers). */
-export const StoreId = z.coerce
-  .number()
-  .int('must be a whole number')
-  .min(1, 'must be a store id of 1 or more')
-  .max(2_147_483_647, 'is not a store id');
+export const StoreId = z
+  .string({ error: 'is required: the store id, a whole number such as 1001' })
+  .regex(/^\d{1,10}$/, 'must be a store id: a whole number such as 1001')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'must be a store id of 1 or more').max(2_147_483_647, 'is not a store id'));
 
 export const StoreHeaders = z.object({
   'x-store': StoreId.meta({ description: 'The store the call is about (an integer store id).' }),

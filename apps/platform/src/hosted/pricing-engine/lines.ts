@@ -202,7 +202,10 @@ function priceModifiers(
   for (const category of categories) {
     if (ctx.applyDefaultModifiers) {
       for (const d of category.modifiers.filter((x) => x.isDefault && !chosen.some((c) => c.id === x.id))) {
-        counts.set(category, (counts.get(category) ?? 0) + 1);
+        // A choice that fills its category replaces the default (Thick crust instead of the default Thin).
+        const n = counts.get(category) ?? 0;
+        if (category.maximumModifiers !== undefined && n >= category.maximumModifiers) continue;
+        counts.set(category, n + 1);
         w.modifierIds.push(d.id);
         answers.push({
           id: d.id,

@@ -222,6 +222,10 @@ describe('lines', () => {
       ['cheddar', 1, 0, 1],
     ]);
     expect(withDefaults.order.subtotal).toBe(1020);
+    // Two cheeses fill the category (at most 2): the default is not added on top.
+    const full = price({ items: [line('burger', 1, mods({ id: 'swiss', quantity: 2 }))] }, {}, true);
+    expect(full.errors).toEqual([]);
+    expect(full.order.items[0]!.orderModifiers.map((m) => m.id)).toEqual(['swiss']);
     expect(withDefaults.order.items[0]).toMatchObject({ itemNumber: 1, originalUnitPrice: 1000, price: 1020 });
   }); // prettier-ignore
 
