@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { listPartnerTokens } from '@stream/contracts/apis/partner/index';
+import { priceOrder as priceOrderOperation } from '@stream/contracts/apis/hr-orders/index';
 import type { ErrorCode } from '@stream/contracts/errors';
 import { fastifyPath } from '@stream/contracts/operation';
+import { envelopeBody } from '@stream/contracts/envelopes';
 import type { Db } from '../db/client.ts';
 import { apiClients, tokenFamilies } from '../db/schema/index.ts';
-import { ApiError, errorBody } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import {
   AccessTokenError,
   VerifiedTokens,
@@ -85,7 +87,10 @@ export function tokenLiveSql(familyId: Placeholder | string): SQL<boolean> {
  * no answer leaves before the check is made: the onSend hook asks the database itself when the
  * service did not (an error thrown before its query, a validation error, a 403).
  */
-const FOLDED_REVOCATION = new Set([`GET ${fastifyPath(listPartnerTokens.path)}`]);
+const FOLDED_REVOCATION = new Set([
+  `GET ${fastifyPath(listPartnerTokens.path)}`,
+  `POST ${fastifyPath(priceOrderOperation.path)}`,
+]);
 
 /**
  * Called by a service whose query carried `tokenLiveSql` for `auth`: throws 401 invalid_token
@@ -120,7 +125,14 @@ export function registerBearer(app: FastifyInstance): void {
       if (pending.state === 'live') return done(null, payload);
       challenge(reply, 'invalid_token');
       reply.status(401).header('content-type', 'application/json; charset=utf-8');
-      done(null, JSON.stringify(errorBody('invalid_token', REVOKED_MESSAGE, req.id)));
+      // In the route's envelope: the hosted APIs answer `{data, message, messagesDetails}`.
+      const envelope = req.routeOptions.config?.envelope ?? 'stream';
+      done(
+        null,
+        JSON.stringify(
+          envelopeBody(envelope, { code: 'invalid_token', message: REVOKED_MESSAGE, requestId: req.id }),
+        ),
+      );
     };
     if (pending.state !== 'unknown') return answer();
     isRevoked(ctx.db, req.auth!.familyId).then((revoked) => {

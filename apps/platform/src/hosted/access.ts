@@ -12,6 +12,9 @@ export interface HostedStore extends StoreRow {
   zone: string;
 }
 
+export const storeNotVisible = (storeId: number) =>
+  new ApiError('not_found', `No store ${storeId} is visible to you; check X-Store and your company grants.`);
+
 /**
  * The store named by `X-Store` if its company is granted to the caller's partner. Anything else is
  * 404, never 403, so store ids of other companies do not leak.

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import jsonPatch from 'fast-json-patch';
+import jsonPatch, { type Operation } from 'fast-json-patch';
 import type { z } from 'zod';
 import {
   MenuInput,
@@ -161,7 +161,7 @@ export async function patchStoreMenu(
 
 function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>): unknown {
   try {
-    return jsonPatch.applyPatch(menu, patch as jsonPatch.Operation[], true, false).newDocument;
+    return jsonPatch.applyPatch(menu, patch as Operation[], true, false).newDocument;
   } catch (err) {
     // Everything the library throws is about the patch: a JsonPatchError with the operation's
     // index, or a plain Error for a banned pointer (`/__proto__/...`).

@@ -40,11 +40,9 @@ export function registerHostedOrdersRoute(app: FastifyInstance): void {
   });
 
   mount(app, createOrder, async (req, reply) => {
-    const auth = authOf(req);
-    const store = await findGrantedStore(db, auth, req.headers['x-store']);
     const placed = await placeOrder(db, {
-      store,
-      partnerId: auth.partnerId,
+      auth: authOf(req),
+      storeId: req.headers['x-store'],
       serviceType: req.headers['x-service-type'],
       applyDefaultModifiers: req.body.applyDefaultModifiers,
       order: req.body.data,

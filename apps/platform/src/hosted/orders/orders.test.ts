@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_ORDER, EXAMPLE_PRICED } from '@stream/contracts/apis/hr-orders/index';
 import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
+import { call } from '../../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { hostedWorld, type HostedWorld } from '../testing.ts';
 
@@ -103,6 +104,20 @@ describe('POST /PriceOrder', () => {
   ])('takes %s', async (_what, over) => {
     const res = await post('/PriceOrder', order(over));
     expect([400, 500]).not.toContain(res.status);
+  }); // prettier-ignore
+
+  it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
+    const org = await world.partner.org();
+    const { id, grant } = await world.partner.orgToken(org, ['orders'], 'pricing');
+    const priceAs = () =>
+      world.hosted('POST', '/PriceOrder', { token: grant.access_token, serviceType: 'DoorDash', body: { data: order() } });
+    expect((await priceAs()).status).toBe(200);
+    const revoked = await call('DELETE', `${platform.url}/tokens/${id}`, { token: world.partner.token });
+    expect(revoked.status).toBe(200);
+    const res = await priceAs();
+    expect([res.status, codeOf(res)]).toEqual([401, 'invalid_token']);
+    // Also when the request fails before its query (a store it cannot see).
+    expect((await world.hosted('POST', '/PriceOrder', { token: grant.access_token, store: 9999, serviceType: 'DoorDash', body: { data: order() } })).status).toBe(401);
   }); // prettier-ignore
 
   it('needs X-Service-Type and the orders scope', async () => {

@@ -3,16 +3,18 @@ import type { CreateOrderData } from '@stream/contracts/apis/hr-orders/index';
 import type { OrderInput } from '@stream/contracts/apis/hr-orders/order';
 import type { HostedMessage } from '@stream/contracts/envelopes';
 import type { ServiceType } from '@stream/contracts/hosted';
+import type { PartnerAuth } from '../../auth/bearer.ts';
 import type { DbOrTx, Db } from '../../db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
 import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
-import { menuForOrder } from './menu-for.ts';
+import { storeAndMenuForOrder } from './menu-for.ts';
 import { applyCardPayment } from './payments.ts';
 import { insertOrder, type OrderRow } from './records.ts';
 
 export interface PricingRequest {
-  store: HostedStore;
+  auth: PartnerAuth;
+  storeId: number;
   serviceType: ServiceType;
   applyDefaultModifiers: boolean;
   order: OrderInput;
@@ -23,13 +25,13 @@ export interface PricingRequest {
 export async function priceForStore(
   db: DbOrTx,
   r: PricingRequest,
-): Promise<PricingResult & { deferPrepMinutes: number }> {
-  const menu = await menuForOrder(db, r.store.id, r.serviceType, r.order);
+): Promise<PricingResult & { store: HostedStore; deferPrepMinutes: number }> {
+  const { store, menu } = await storeAndMenuForOrder(db, r.auth, r.storeId, r.serviceType, r.order);
   const result = priceOrder({
     menu,
     order: r.order,
     applyDefaultModifiers: r.applyDefaultModifiers,
-    timeZone: r.store.zone,
+    timeZone: store.zone,
     now: r.now,
   });
   if (result.errors.length > 0) {
@@ -41,7 +43,7 @@ export async function priceForStore(
     );
   }
   const orderType = menu.orderTypes.find((t) => t.id === r.order.orderType);
-  return { ...result, deferPrepMinutes: orderType?.deferPrepMinutes ?? 0 };
+  return { ...result, store, deferPrepMinutes: orderType?.deferPrepMinutes ?? 0 };
 }
 
 export interface Placed {
@@ -57,7 +59,7 @@ export interface Placed {
  */
 export async function placeOrder(
   db: Db,
-  r: Omit<PricingRequest, 'order'> & { order: z.output<typeof CreateOrderData>; partnerId: string },
+  r: Omit<PricingRequest, 'order'> & { order: z.output<typeof CreateOrderData> },
 ): Promise<Placed> {
   const { creditCardPayments, ...order } = r.order;
   return db.transaction(async (tx) => {
@@ -65,8 +67,8 @@ export async function placeOrder(
     const rejection = priced.rejection;
     const ready = Math.max(Date.parse(order.deferDue), r.now.getTime() + priced.deferPrepMinutes * 60_000);
     const row = await insertOrder(tx, {
-      storeId: r.store.id,
-      partnerId: r.partnerId,
+      storeId: priced.store.id,
+      partnerId: r.auth.partnerId,
       serviceType: r.serviceType,
       priced: priced.order,
       status: rejection ? 'rejected' : 'accepted',

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { priceOrder } from '@stream/contracts/apis/hr-orders/index';
 import { authOf } from '../../auth/bearer.ts';
 import { mount } from '../../http/route.ts';
-import { findGrantedStore } from '../access.ts';
 import { hostedAnswer } from '../answer.ts';
 import { priceForStore } from '../orders/place.ts';
 
@@ -11,9 +10,9 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 /** POST /PriceOrder */
 export function registerPriceOrderRoute(app: FastifyInstance): void {
   mount(app, priceOrder, async (req) => {
-    const store = await findGrantedStore(app.ctx.db, authOf(req), req.headers['x-store']);
     const priced = await priceForStore(app.ctx.db, {
-      store,
+      auth: authOf(req),
+      storeId: req.headers['x-store'],
       serviceType: req.headers['x-service-type'],
       applyDefaultModifiers: req.body.applyDefaultModifiers,
       order: req.body.data,
