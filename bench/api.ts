@@ -144,8 +144,13 @@ async function run(databaseUrl: string | undefined) {
       'x-store': String(DEMO_STORE_ID),
       'x-service-type': 'DoorDash',
     };
-    const priced = await fetch(`${platform.url}/PriceOrder`, { method: 'POST', headers: priceHeaders, body: priceBody });
-    if (priced.status !== 200) throw new Error(`the PriceOrder bench body does not price: ${await priced.text()}`);
+    const priced = await fetch(`${platform.url}/PriceOrder`, {
+      method: 'POST',
+      headers: priceHeaders,
+      body: priceBody,
+    });
+    if (priced.status !== 200)
+      throw new Error(`the PriceOrder bench body does not price: ${await priced.text()}`);
     const rows = [
       await measure('bare Fastify JSON route (baseline)', { url: `${baselineUrl}/json` }),
       await measure('POST /oauth/token', {
