@@ -32,7 +32,7 @@ describe('CLI arguments', () => {
     [create('--base-url', 'not a url'), '--base-url: must be an http:// or https:// URL.'],
     [
       create('--scopes', 'user,root'),
-      '--scopes: "root" is not one of user, onboarding, legacy_onboarding, sso, billing.',
+      '--scopes: "root" is not one of user, onboarding, legacy_onboarding, sso, billing, menu, orders, stores.',
     ],
     [create('--scopes', ','), '--scopes: must name at least one scope.'],
     [

@@ -30,7 +30,7 @@ const getMenu = defineOperation({
   ...common,
   operationId: 'testGetMenu',
   method: 'GET',
-  path: '/Menus/{id}',
+  path: '/TestMenus/{id}',
   request: { params: Params, query: z.object({ depth: z.coerce.number().int().max(4).optional() }) },
   responses: { 200: { description: 'The menu.', schema: Data } },
 });
@@ -38,7 +38,7 @@ const patchMenu = defineOperation({
   ...common,
   operationId: 'testPatchMenu',
   method: 'PATCH',
-  path: '/Menus/{id}',
+  path: '/TestMenus/{id}',
   request: { params: Params, body: z.object({ displayName: z.string().min(1) }) },
   responses: { 200: { description: 'Changed.', schema: Data } },
 });
@@ -46,7 +46,7 @@ const failing = defineOperation({
   ...common,
   operationId: 'testFailingMenu',
   method: 'GET',
-  path: '/Menus/{id}/items',
+  path: '/TestMenus/{id}/items',
   request: { params: Params },
   responses: { 200: { description: 'Never.', schema: Data } },
 });
@@ -58,7 +58,7 @@ beforeAll(async () => {
     {
       register: (app) =>
         registerApi(app, 'hr-menu', [
-          defineCapability('/Menus', (scope) => {
+          defineCapability('/TestMenus', (scope) => {
             mount(scope, getMenu, async (req) => {
               if (req.params.id === '404') throw new ApiError('not_found', 'No menu for store 404.');
               return { data: { id: req.params.id }, message: 'OK' };
@@ -88,20 +88,20 @@ describe('the hosted envelope {data, message, messagesDetails}', () => {
   const url = (path: string) => `${platform.url}${path}`;
 
   it('serves the operation itself', async () => {
-    const res = await call('GET', url('/Menus/12'));
+    const res = await call('GET', url('/TestMenus/12'));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { id: '12' }, message: 'OK' });
   });
 
   it('answers validation errors of params, query and body, one ERROR entry per field', async () => {
-    const params = expectHosted(await call('GET', url('/Menus/abc')), 400, 'validation_failed');
+    const params = expectHosted(await call('GET', url('/TestMenus/abc')), 400, 'validation_failed');
     expect(params.messagesDetails.slice(1)).toEqual([
       { id: 'params.id', message: 'must be a store number', messageType: 'ERROR' },
     ]);
-    const query = expectHosted(await call('GET', url('/Menus/12?depth=9')), 400, 'validation_failed');
+    const query = expectHosted(await call('GET', url('/TestMenus/12?depth=9')), 400, 'validation_failed');
     expect(query.messagesDetails[1]?.id).toBe('querystring.depth');
     const body = expectHosted(
-      await call('PATCH', url('/Menus/12'), { body: { displayName: '' } }),
+      await call('PATCH', url('/TestMenus/12'), { body: { displayName: '' } }),
       400,
       'validation_failed',
     );
@@ -109,14 +109,16 @@ describe('the hosted envelope {data, message, messagesDetails}', () => {
   });
 
   it('answers a body that is not JSON, or too large, or of another type', async () => {
-    expectHosted(await call('PATCH', url('/Menus/12'), { body: '{"displayName":' }), 400, 'invalid_json');
+    expectHosted(await call('PATCH', url('/TestMenus/12'), { body: '{"displayName":' }), 400, 'invalid_json');
     expectHosted(
-      await call('PATCH', url('/Menus/12'), { body: JSON.stringify({ displayName: 'x'.repeat(2 << 20) }) }),
+      await call('PATCH', url('/TestMenus/12'), {
+        body: JSON.stringify({ displayName: 'x'.repeat(2 << 20) }),
+      }),
       413,
       'payload_too_large',
     );
     expectHosted(
-      await call('PATCH', url('/Menus/12'), { body: 'x', headers: { 'content-type': 'text/plain' } }),
+      await call('PATCH', url('/TestMenus/12'), { body: 'x', headers: { 'content-type': 'text/plain' } }),
       415,
       'unsupported_media_type',
     );
@@ -124,28 +126,28 @@ describe('the hosted envelope {data, message, messagesDetails}', () => {
 
   it('refuses text PostgreSQL cannot store, naming the field', async () => {
     const surrogate = expectHosted(
-      await call('PATCH', url('/Menus/12'), { body: '{"displayName":"\\u00e9\\udc00"}' }),
+      await call('PATCH', url('/TestMenus/12'), { body: '{"displayName":"\\u00e9\\udc00"}' }),
       400,
       'validation_failed',
     );
     expect(surrogate.messagesDetails[1]?.id).toBe('body.displayName');
-    expectHosted(await call('GET', url('/Menus/1%002')), 400, 'validation_failed');
+    expectHosted(await call('GET', url('/TestMenus/1%002')), 400, 'validation_failed');
   });
 
   it('answers 404 for an unknown path under the API and a thrown ApiError', async () => {
-    expectHosted(await call('GET', url('/Menus/12/nothing/here')), 404, 'not_found');
-    const thrown = expectHosted(await call('GET', url('/Menus/404')), 404, 'not_found');
+    expectHosted(await call('GET', url('/TestMenus/12/nothing/here')), 404, 'not_found');
+    const thrown = expectHosted(await call('GET', url('/TestMenus/404')), 404, 'not_found');
     expect(thrown.message).toBe('No menu for store 404.');
   });
 
   it('answers 405 with Allow for a method the path does not take', async () => {
-    const res = await call('DELETE', url('/Menus/12'));
+    const res = await call('DELETE', url('/TestMenus/12'));
     expectHosted(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toBe('GET, PATCH');
   });
 
   it('answers 500 internal_error without the stack trace', async () => {
-    const res = await call('GET', url('/Menus/12/items'));
+    const res = await call('GET', url('/TestMenus/12/items'));
     const body = expectHosted(res, 500, 'internal_error');
     expect(body.message).toContain(res.headers.get('x-request-id')!);
     expect(res.text).not.toContain('secret stack trace');

@@ -37,7 +37,7 @@ export const getMenu = defineOperation({
   description: `The store's menu of that \`displayName\`: groups, items with their nested modifier categories, tax types, order
 types, delivery options and discounts. ${STORE}`,
   tagDescriptions: { Menus: "A store's menus, discounts and out-of-stock items." },
-  request: { headers, params: menuName, example: { 'x-store': DEMO_STORE_ID, menuName: 'Main' } },
+  request: { headers, params: menuName, example: { 'x-store': String(DEMO_STORE_ID), menuName: 'Main' } },
   responses: {
     200: {
       description: 'The menu.',
@@ -113,7 +113,7 @@ service type). ${STORE}`,
   request: {
     headers,
     query: serviceTypeQuery,
-    example: { 'x-store': DEMO_STORE_ID, serviceType: 'DoorDash' },
+    example: { 'x-store': String(DEMO_STORE_ID), serviceType: 'DoorDash' },
   },
   responses: {
     200: {
@@ -163,7 +163,7 @@ menu offering it. ${STORE}`,
   request: {
     headers,
     query: serviceTypeQuery,
-    example: { 'x-store': DEMO_STORE_ID, serviceType: 'UberEats' },
+    example: { 'x-store': String(DEMO_STORE_ID), serviceType: 'UberEats' },
   },
   responses: {
     200: {
@@ -191,7 +191,7 @@ export const getMenuOutOfStock = defineOperation({
   summary: "List a menu's out-of-stock items",
   description: `Items and modifiers of the menu whose \`isAvailable\` is false, by \`stockItemId\` (their \`id\` when they have
 none), each once. Put one back with PATCH (\`isAvailable: true\`). ${STORE}`,
-  request: { headers, params: menuName, example: { 'x-store': DEMO_STORE_ID, menuName: 'Main' } },
+  request: { headers, params: menuName, example: { 'x-store': String(DEMO_STORE_ID), menuName: 'Main' } },
   responses: {
     200: {
       description: 'What is out of stock.',
@@ -213,7 +213,7 @@ export const listOutOfStock = defineOperation({
   request: {
     headers,
     query: serviceTypeQuery,
-    example: { 'x-store': DEMO_STORE_ID, serviceType: 'GrubHub' },
+    example: { 'x-store': String(DEMO_STORE_ID), serviceType: 'GrubHub' },
   },
   responses: {
     200: {

@@ -222,7 +222,11 @@ export const getHostedOrder = defineOperation({
   path: '/Orders/{id}',
   summary: 'Get an order',
   description: `The order as placed, with its payments and stages (one per status it held). ${STORE}`,
-  request: { headers: StoreHeaders, params: orderId, example: { 'x-store': DEMO_STORE_ID, id: 4711 } },
+  request: {
+    headers: StoreHeaders,
+    params: orderId,
+    example: { 'x-store': String(DEMO_STORE_ID), id: 4711 },
+  },
   responses: {
     200: {
       description: 'The order.',
@@ -248,7 +252,11 @@ export const getHostedOrderStatus = defineOperation({
   path: '/Orders/{id}/Status',
   summary: "Get an order's status",
   description: `The order's status, estimated time and reject reason. ${STORE}`,
-  request: { headers: StoreHeaders, params: orderId, example: { 'x-store': DEMO_STORE_ID, id: 4711 } },
+  request: {
+    headers: StoreHeaders,
+    params: orderId,
+    example: { 'x-store': String(DEMO_STORE_ID), id: 4711 },
+  },
   responses: {
     200: {
       description: 'The status.',
@@ -284,7 +292,11 @@ by the other filters. Stages only with \`includeStageTimes=true\`. A longer or r
         description: 'Only orders placed with this `X-Service-Type`.',
       }),
     }),
-    example: { 'x-store': DEMO_STORE_ID, businessDateFrom: '2026-12-01', businessDateTo: '2026-12-03' },
+    example: {
+      'x-store': String(DEMO_STORE_ID),
+      businessDateFrom: '2026-12-01',
+      businessDateTo: '2026-12-03',
+    },
   },
   responses: {
     200: {
@@ -304,7 +316,11 @@ export const cancelHostedOrder = defineOperation({
   summary: 'Cancel an order',
   description: `Cancels an order that is \`accepted\` (or \`unknown\`). Cancelling a cancelled order answers it again (200);
 any other status is 409 \`invalid_transition\`. No body is needed. ${STORE}`,
-  request: { headers: StoreHeaders, params: orderId, example: { 'x-store': DEMO_STORE_ID, id: 4711 } },
+  request: {
+    headers: StoreHeaders,
+    params: orderId,
+    example: { 'x-store': String(DEMO_STORE_ID), id: 4711 },
+  },
   responses: {
     200: {
       description: 'The order, cancelled.',
@@ -326,7 +342,11 @@ reused the reference). The same rules as Cancel. ${STORE}`,
   request: {
     headers: StoreAndServiceHeaders,
     query: z.object({ sourceReferenceId: z.string().min(1).max(25) }),
-    example: { 'x-store': DEMO_STORE_ID, 'x-service-type': 'DoorDash', sourceReferenceId: 'ext-48213' },
+    example: {
+      'x-store': String(DEMO_STORE_ID),
+      'x-service-type': 'DoorDash',
+      sourceReferenceId: 'ext-48213',
+    },
   },
   responses: {
     200: {
