@@ -13,6 +13,7 @@ import { orderToWire, timelineOf } from '../orders/read.ts';
 import { findOrder } from '../orders/records.ts';
 import { ApiError } from '../http/errors.ts';
 import { grantCompany, importCompany, type ImportSummary } from '../hosted/companies.ts';
+import { moveByOperator } from '../hosted/orders/records.ts';
 import { toCreatePartnerInput, type CreatePartnerRequest } from '../partners/input.ts';
 import { SANDBOX_PARTNERS, sandboxCredentials } from '../sandbox-bootstrap.ts';
 import {
@@ -61,6 +62,8 @@ export interface AdminCommands {
     companyId: number,
     partner: string,
   ): Promise<{ company_id: number; partner_id: string; scopes: string[] }>;
+  /** Moves a hosted order as its store would (ready, delivery statuses, completed): the Order API's machine. */
+  moveHostedOrder(orderId: number, status: string): Promise<unknown>;
 }
 
 export function directCommands(database: Database, encryptionKey: Buffer): AdminCommands {
@@ -116,5 +119,6 @@ export function directCommands(database: Database, encryptionKey: Buffer): Admin
     publishMenus: (locationId) => publishForOperator(db, locationId),
     importCompany: (file) => importCompany(db, file),
     grantCompany: (companyId, partner) => grantCompany(db, companyId, partner),
+    moveHostedOrder: (orderId, status) => moveByOperator(db, orderId, status),
   };
 }

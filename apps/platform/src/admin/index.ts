@@ -88,6 +88,18 @@ export function registerAdmin(app: FastifyInstance): void {
       },
       async (req) => commands().grantCompany(req.params.company, req.params.partner),
     );
+    admin.post(
+      '/_admin/hosted-orders/:order/status/:status',
+      {
+        schema: {
+          params: z.object({
+            order: z.coerce.number().int().min(1).max(2_147_483_647),
+            status: z.string().min(1).max(50),
+          }),
+        },
+      },
+      async (req) => commands().moveHostedOrder(req.params.order, req.params.status),
+    );
     admin.get('/_admin/locations/:location/event-providers', { schema: { params: location } }, async (req) =>
       commands().eventProviders(req.params.location),
     );

@@ -149,5 +149,7 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
     importCompany: (file) => request('POST', '/_admin/companies', file),
     grantCompany: (companyId, partner) =>
       request('PUT', `/_admin/companies/${companyId}/grants/${encodeURIComponent(partner)}`),
+    moveHostedOrder: (orderId, status) =>
+      request('POST', `/_admin/hosted-orders/${orderId}/status/${encodeURIComponent(status)}`),
   };
 }

@@ -490,6 +490,8 @@ describe('stream-platform CLI', () => {
       expect(bad.stderr).toContain('company.name');
       expect((await cli('companies', 'grant', '999', 'fleet-co')).stderr).toContain('No company 999');
       expect((await cli('companies', 'grant', 'x', 'fleet-co')).code).toBe(2);
+      const move = await cli('companies', 'order-status', '999999', 'ready');
+      expect([move.code, move.stderr]).toEqual([1, 'stream-platform: No hosted order 999999.\n']);
     },
     SLOW,
   );

@@ -11,7 +11,10 @@ export const COMPANIES_USAGE = `Usage:
       name, so importing the same file again changes nothing. All or nothing.
   stream-platform companies grant COMPANY_ID PARTNER
       Lets a partner (id or slug) call the hosted Menu, Order and Store APIs for the company's
-      stores, and lets its API client ask for the menu, orders and stores scopes.`;
+      stores, and lets its API client ask for the menu, orders and stores scopes.
+  stream-platform companies order-status ORDER_ID STATUS
+      Moves an order placed through the Order API as its store would: ready, deliveryStarted,
+      deliveryArriving, deliveryDelivered, completed, unknown (the moves of the Order API guide).`;
 
 export async function companies([sub, ...args]: string[]): Promise<void> {
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h')
@@ -37,5 +40,15 @@ export async function companies([sub, ...args]: string[]): Promise<void> {
     }
     return printJson(await withCommands(loadConfig(), (c) => c.grantCompany(id, args[1]!)));
   }
-  throw new UsageError(`companies has no command "${sub}": import, grant.`, COMPANIES_USAGE);
+  if (sub === 'order-status') {
+    const id = Number(args[0]);
+    if (args.length !== 2 || !Number.isInteger(id) || id < 1) {
+      throw new UsageError(
+        'companies order-status needs an order id (a whole number) and a status.',
+        COMPANIES_USAGE,
+      );
+    }
+    return printJson(await withCommands(loadConfig(), (c) => c.moveHostedOrder(id, args[1]!)));
+  }
+  throw new UsageError(`companies has no command "${sub}": import, grant, order-status.`, COMPANIES_USAGE);
 }

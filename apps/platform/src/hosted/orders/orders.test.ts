@@ -5,6 +5,7 @@ import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { moveByOperator } from './records.ts';
 
 let platform: TestPlatform;
 let world: HostedWorld;
@@ -228,6 +229,34 @@ describe('POST /Orders and what follows', () => {
     const wrongChannel = await world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-a', { serviceType: 'GrubHub' });
     expect(wrongChannel.status).toBe(404);
   }); // prettier-ignore
+
+  it('moves through the store’s statuses by the operator, and refuses moves the machine does not list', async () => {
+    const { id } = (await post('/Orders', order())).body.data;
+    const db = platform.app.ctx.db;
+    expect(await moveByOperator(db, id, 'ready')).toMatchObject({ id, status: 'ready' });
+    const late = await world.hosted('POST', `/Orders/${id}/Cancel`);
+    expect([late.status, codeOf(late)]).toEqual([409, 'invalid_transition']);
+    expect(late.body.messagesDetails.map((m: { message: string }) => m.message).join(' ')).toContain(
+      'deliveryStarted',
+    );
+    await moveByOperator(db, id, 'deliveryStarted');
+    await moveByOperator(db, id, 'deliveryDelivered');
+    await moveByOperator(db, id, 'completed');
+    await expect(moveByOperator(db, id, 'ready')).rejects.toMatchObject({ code: 'invalid_transition' });
+    await expect(moveByOperator(db, id, 'eaten')).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(moveByOperator(db, 999_999, 'ready')).rejects.toMatchObject({ code: 'not_found' });
+    const stages = (await world.hosted('GET', `/Orders/${id}`)).body.data.stages.map(
+      (s: { name: string }) => s.name,
+    );
+    expect(stages).toEqual([
+      'created',
+      'accepted',
+      'ready',
+      'deliveryStarted',
+      'deliveryDelivered',
+      'completed',
+    ]);
+  });
 
   it("keeps orders to their store and the partner that placed them: anyone else's is 404", async () => {
     const placed = await post('/Orders', order({ sourceReferenceId: 'mine' }));

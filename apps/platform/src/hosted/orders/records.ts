@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { HOSTED_ORDER_MACHINE, type HostedOrderStatus } from '@stream/contracts/states';
 import type { HostedOrder, PricedOrder, RejectReason } from '@stream/contracts/apis/hr-orders/order';
 import type { ServiceType } from '@stream/contracts/hosted';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { cardTransactions, hostedOrders, hostedOrderStages } from '../../db/schema/index.ts';
 import { ApiError, transition } from '../../http/errors.ts';
 
@@ -221,4 +221,27 @@ export function statusOf(row: OrderRow) {
     sourceReferenceId: row.sourceReferenceId,
     rejectReason: row.rejectReason as RejectReason | null,
   };
+}
+
+/**
+ * The store's side of the machine, for the operator (`stream-platform companies order-status`):
+ * an order moved to `ready`, a delivery status or `completed`. `invalid_transition` names the moves
+ * allowed from where the order is.
+ */
+export async function moveByOperator(
+  db: Db,
+  orderId: number,
+  status: string,
+): Promise<ReturnType<typeof statusOf>> {
+  if (!(HOSTED_ORDER_MACHINE.states as readonly string[]).includes(status)) {
+    throw new ApiError(
+      'validation_failed',
+      `${status} is not an order status; one of ${HOSTED_ORDER_MACHINE.states.join(', ')}.`,
+    );
+  }
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(hostedOrders).where(eq(hostedOrders.id, orderId)).for('update');
+    if (!row) throw new ApiError('not_found', `No hosted order ${orderId}.`);
+    return statusOf(await moveOrder(tx, row, status as HostedOrderStatus));
+  });
 }
