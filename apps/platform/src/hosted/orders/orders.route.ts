@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import { mount } from '../../http/route.ts';
 import { findGrantedStore, storeDate } from '../access.ts';
 import { hostedAnswer, plural } from '../answer.ts';
-import { placeOrder } from './place.ts';
+import { placeOrder, pricingRequestOf } from './place.ts';
 import { findStoreOrder, listStoreOrders, orderToWire, ordersToWire } from './records.ts';
 
 const DAY_MS = 86_400_000;
@@ -40,14 +40,7 @@ export function registerHostedOrdersRoute(app: FastifyInstance): void {
   });
 
   mount(app, createOrder, async (req, reply) => {
-    const placed = await placeOrder(db, {
-      auth: authOf(req),
-      storeId: req.headers['x-store'],
-      serviceType: req.headers['x-service-type'],
-      applyDefaultModifiers: req.body.applyDefaultModifiers,
-      order: req.body.data,
-      now: new Date(),
-    });
+    const placed = await placeOrder(db, pricingRequestOf(req));
     const order = await orderToWire(db, placed.row);
     if (placed.rejection) {
       const message = `Order ${order.id} rejected: ${placed.rejection.message}`;

@@ -3,7 +3,8 @@ import type { CreateOrderData } from '@stream/contracts/apis/hr-orders/index';
 import type { OrderInput } from '@stream/contracts/apis/hr-orders/order';
 import type { HostedMessage } from '@stream/contracts/envelopes';
 import type { ServiceType } from '@stream/contracts/hosted';
-import type { PartnerAuth } from '../../auth/bearer.ts';
+import type { FastifyRequest } from 'fastify';
+import { authOf, type PartnerAuth } from '../../auth/bearer.ts';
 import type { DbOrTx, Db } from '../../db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
@@ -19,6 +20,23 @@ export interface PricingRequest {
   applyDefaultModifiers: boolean;
   order: OrderInput;
   now: Date;
+}
+
+/** The pricing request of a PriceOrder or Orders call: its caller, `X-Store`, `X-Service-Type` and body. */
+export function pricingRequestOf<O extends OrderInput>(
+  req: FastifyRequest & {
+    headers: { 'x-store': number; 'x-service-type': ServiceType };
+    body: { applyDefaultModifiers: boolean; data: O };
+  },
+): Omit<PricingRequest, 'order'> & { order: O } {
+  return {
+    auth: authOf(req),
+    storeId: req.headers['x-store'],
+    serviceType: req.headers['x-service-type'],
+    applyDefaultModifiers: req.body.applyDefaultModifiers,
+    order: req.body.data,
+    now: new Date(),
+  };
 }
 
 /** Prices an order against the store's menu; 422 `order_invalid` when it cannot be priced. */

@@ -1,23 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { priceOrder } from '@stream/contracts/apis/hr-orders/index';
-import { authOf } from '../../auth/bearer.ts';
 import { mount } from '../../http/route.ts';
 import { hostedAnswer } from '../answer.ts';
-import { priceForStore } from '../orders/place.ts';
+import { priceForStore, pricingRequestOf } from '../orders/place.ts';
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 /** POST /PriceOrder */
 export function registerPriceOrderRoute(app: FastifyInstance): void {
   mount(app, priceOrder, async (req) => {
-    const priced = await priceForStore(app.ctx.db, {
-      auth: authOf(req),
-      storeId: req.headers['x-store'],
-      serviceType: req.headers['x-service-type'],
-      applyDefaultModifiers: req.body.applyDefaultModifiers,
-      order: req.body.data,
-      now: new Date(),
-    });
+    const priced = await priceForStore(app.ctx.db, pricingRequestOf(req));
     const messages = [...priced.messages];
     if (priced.rejection) {
       messages.push({

@@ -178,10 +178,20 @@ menu offering it. ${STORE}`,
   errors: HOSTED_ERRORS,
 });
 
-const outOfStockExample = ok('2 out of stock.', [
-  { stockItemId: 'beer-lager', stockItemType: 'item' },
-  { stockItemId: 'gluten-free', stockItemType: 'modifier' },
-]);
+/** What both out-of-stock lists answer. */
+const outOfStockAnswer = {
+  responses: {
+    200: {
+      description: 'What is out of stock.',
+      schema: hostedAnswer(z.array(OutOfStockItem)),
+      example: ok('2 out of stock.', [
+        { stockItemId: 'gluten-free', stockItemType: 'modifier' },
+        { stockItemId: 'beer-lager', stockItemType: 'item' },
+      ]),
+    },
+  },
+  errors: HOSTED_ERRORS,
+} as const;
 
 export const getMenuOutOfStock = defineOperation({
   ...common,
@@ -192,14 +202,7 @@ export const getMenuOutOfStock = defineOperation({
   description: `Items and modifiers of the menu whose \`isAvailable\` is false, by \`stockItemId\` (their \`id\` when they have
 none), each once. Put one back with PATCH (\`isAvailable: true\`). ${STORE}`,
   request: { headers, params: menuName, example: { 'x-store': String(DEMO_STORE_ID), menuName: 'Main' } },
-  responses: {
-    200: {
-      description: 'What is out of stock.',
-      schema: hostedAnswer(z.array(OutOfStockItem)),
-      example: outOfStockExample,
-    },
-  },
-  errors: HOSTED_ERRORS,
+  ...outOfStockAnswer,
 });
 
 export const listOutOfStock = defineOperation({
@@ -215,14 +218,7 @@ export const listOutOfStock = defineOperation({
     query: serviceTypeQuery,
     example: { 'x-store': String(DEMO_STORE_ID), serviceType: 'GrubHub' },
   },
-  responses: {
-    200: {
-      description: 'What is out of stock.',
-      schema: hostedAnswer(z.array(OutOfStockItem)),
-      example: outOfStockExample,
-    },
-  },
-  errors: HOSTED_ERRORS,
+  ...outOfStockAnswer,
 });
 
 export const HR_MENU_OPERATIONS = [

@@ -308,6 +308,18 @@ by the other filters. Stages only with \`includeStageTimes=true\`. A longer or r
   errors: [...HOSTED_ERRORS, 'date_range_too_long'],
 });
 
+/** What both cancels answer. */
+const cancelled = {
+  responses: {
+    200: {
+      description: 'The order, cancelled.',
+      schema: hostedAnswer(OrderStatusAnswer),
+      example: ok('Order 4711 cancelled.', { ...statusExample, status: 'cancelled' }),
+    },
+  },
+  errors: [...HOSTED_ERRORS, 'invalid_transition'],
+} as const;
+
 export const cancelHostedOrder = defineOperation({
   ...common,
   operationId: 'cancelHostedOrder',
@@ -321,14 +333,7 @@ any other status is 409 \`invalid_transition\`. No body is needed. ${STORE}`,
     params: orderId,
     example: { 'x-store': String(DEMO_STORE_ID), id: 4711 },
   },
-  responses: {
-    200: {
-      description: 'The order, cancelled.',
-      schema: hostedAnswer(OrderStatusAnswer),
-      example: ok('Order 4711 cancelled.', { ...statusExample, status: 'cancelled' }),
-    },
-  },
-  errors: [...HOSTED_ERRORS, 'invalid_transition'],
+  ...cancelled,
 });
 
 export const cancelHostedOrderByReference = defineOperation({
@@ -348,14 +353,7 @@ reused the reference). The same rules as Cancel. ${STORE}`,
       sourceReferenceId: 'ext-48213',
     },
   },
-  responses: {
-    200: {
-      description: 'The order, cancelled.',
-      schema: hostedAnswer(OrderStatusAnswer),
-      example: ok('Order 4711 cancelled.', { ...statusExample, status: 'cancelled' }),
-    },
-  },
-  errors: [...HOSTED_ERRORS, 'invalid_transition'],
+  ...cancelled,
 });
 
 export const applyCreditCardPayment = defineOperation({
