@@ -5,7 +5,7 @@ import type { Plugin } from '@docusaurus/types';
 
 /** What the guides' generated tables read: `@generated/contract-data/default/contracts.json`. */
 export interface ContractData {
-  apiDocs: Record<string, { title: string; slug: string; route: string }>;
+  apiDocs: Record<string, { title: string; slug: string; route: string; envelope: 'stream' | 'hosted' }>;
   errors: Record<string, { status: number; description: string }>;
   operations: Record<
     string,

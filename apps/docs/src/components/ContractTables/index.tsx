@@ -40,11 +40,21 @@ export function Endpoint({ operation: operationId }: { operation: string }): Rea
 
 /** Every error code an operation can answer: status, code, meaning. */
 export function ErrorTable({ operation: operationId }: { operation: string }): ReactNode {
-  return <ErrorCodes codes={operation(operationId).errors} />;
+  const op = operation(operationId);
+  return <ErrorCodes codes={op.errors} hosted={contracts.apiDocs[op.api]?.envelope === 'hosted'} />;
 }
 
-/** Some error codes of `ERROR_CODES` (for behaviour shared by several endpoints): status, code, meaning. */
-export function ErrorCodes({ codes }: { codes: readonly string[] }): ReactNode {
+/**
+ * Some error codes of `ERROR_CODES` (for behaviour shared by several endpoints): status, code,
+ * meaning. `hosted`: the code is where the hosted APIs' envelope puts it.
+ */
+export function ErrorCodes({
+  codes,
+  hosted = false,
+}: {
+  codes: readonly string[];
+  hosted?: boolean;
+}): ReactNode {
   const rows = codes
     .map((code) => ({ code, ...(contracts.errors[code] ?? fail(`unknown error code "${code}"`)) }))
     .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
@@ -54,7 +64,7 @@ export function ErrorCodes({ codes }: { codes: readonly string[] }): ReactNode {
         <tr>
           <th>Status</th>
           <th>
-            <code>error.code</code>
+            <code>{hosted ? 'messagesDetails[0].id' : 'error.code'}</code>
           </th>
           <th>Meaning</th>
         </tr>
