@@ -25,6 +25,7 @@ import { menuDiscounts } from './hosted/menu-discounts/index.ts';
 import { outOfStock } from './hosted/out-of-stock/index.ts';
 import { hostedOrdersCapability } from './hosted/orders/index.ts';
 import { priceOrderCapability } from './hosted/price-order/index.ts';
+import { hostedStoresCapability } from './hosted/stores/index.ts';
 import { ensureDemoCompany } from './hosted/demo.ts';
 import { registerWebhookSignatures } from './webhooks/signature.ts';
 import { checkJobKinds, startWorker, type Worker } from './jobs/worker.ts';
@@ -75,6 +76,7 @@ export async function buildApp(
   // The hosted restaurant APIs: spec paths at the root (`/Menus`), handlers under `hosted/`.
   await registerApi(app, 'hr-menu', [hostedMenusCapability, menuDiscounts, outOfStock]);
   await registerApi(app, 'hr-orders', [hostedOrdersCapability, priceOrderCapability]);
+  await registerApi(app, 'hr-stores', [hostedStoresCapability]);
   registerAdmin(app);
   if (config.sandbox) {
     await ensureSandboxPartners(ctx); // registers the sandbox partners the mount reads

@@ -1,10 +1,11 @@
 /**
  * No input, however malformed, makes a hosted call answer a 5xx or anything but its envelope: every
- * Menu and Order operation gets broken bodies, headers and path parameters.
+ * Menu, Order and Store operation gets broken bodies, headers and path parameters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HR_MENU_OPERATIONS } from '@stream/contracts/apis/hr-menu/index';
 import { HR_ORDER_OPERATIONS } from '@stream/contracts/apis/hr-orders/index';
+import { HR_STORE_OPERATIONS } from '@stream/contracts/apis/hr-stores/index';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { hostedWorld, type HostedWorld } from './testing.ts';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => platform?.stop());
 
-const OPERATIONS = [...HR_MENU_OPERATIONS, ...HR_ORDER_OPERATIONS];
+const OPERATIONS = [...HR_MENU_OPERATIONS, ...HR_ORDER_OPERATIONS, ...HR_STORE_OPERATIONS];
 const nested = (depth: number): unknown =>
   depth === 0 ? 1 : { data: nested(depth - 1), items: [nested(depth - 1)] };
 const BODIES: [string, string | unknown][] = [
@@ -60,7 +61,10 @@ describe.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))(
     for (const p of PATHS) attempts.push({ path: fill(op.path, p) });
     if (op.method !== 'GET') for (const [, body] of BODIES) attempts.push({ path: fill(op.path, '1'), body });
     for (const store of ['', 'abc', '-5', '1e3', '0x10', ' 1001 ']) {
-      attempts.push({ path: fill(op.path, '1'), headers: { 'x-store': store, 'x-service-type': 'Nope' } });
+      attempts.push({
+        path: fill(op.path, '1'),
+        headers: { 'x-store': store, 'x-company': store, 'x-service-type': 'Nope' },
+      });
     }
     for (const a of attempts) {
       const res = await world.hosted(op.method, a.path, {

@@ -12,6 +12,7 @@ import { ORDER_OPERATIONS } from './partner/orders.ts';
 import { MENU_OPERATIONS } from './partner/menus.ts';
 import { HR_MENU_OPERATIONS } from './hr-menu/index.ts';
 import { HR_ORDER_OPERATIONS } from './hr-orders/index.ts';
+import { HR_STORE_OPERATIONS } from './hr-stores/index.ts';
 
 /**
  * Every operation of every API document. Each API folder exports its operations; add them here
@@ -31,4 +32,5 @@ export const ALL_OPERATIONS: readonly Operation[] = [
   ...INTEGRATE_WITH_EVENTS_OPERATIONS,
   ...HR_MENU_OPERATIONS,
   ...HR_ORDER_OPERATIONS,
+  ...HR_STORE_OPERATIONS,
 ];

@@ -50,10 +50,16 @@ export const stores = pgTable(
     longitude: doublePrecision('longitude'),
     primaryContact: jsonb('primary_contact').$type<Record<string, string>>(),
     paymentAddressRequiredForPayments: boolean('payment_address_required').notNull().default(false),
+    /** The Store API's system configuration message (at most 25 characters). */
+    systemMessage: text('system_message'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('stores_company').on(t.companyId), index('stores_position').on(t.latitude, t.longitude)],
+  (t) => [
+    index('stores_company').on(t.companyId),
+    // Store search: a company's stores in a latitude range, longitudes read from the index.
+    index('stores_position').on(t.companyId, t.latitude, t.longitude),
+  ],
 );
 
 /** A partner may call the hosted APIs for the stores of the companies granted to it (CLI). */

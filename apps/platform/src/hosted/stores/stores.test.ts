@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_COMPANY_ID, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
+import { HostedErrorBody } from '@stream/contracts/envelopes';
+import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
+import { grantCompany, importCompany } from '../companies.ts';
+import { hostedWorld, type HostedWorld } from '../testing.ts';
+
+let platform: TestPlatform;
+let world: HostedWorld;
+/** A degree of latitude, in miles. */
+const DEGREE = (2 * Math.PI * 3958.7613) / 360;
+
+const store = (id: number, latitude: number, longitude: number) => ({
+  id,
+  name: `Store ${id}`,
+  timeZone: 'Pacific Standard Time' as const,
+  latitude,
+  longitude,
+});
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  world = await hostedWorld(platform);
+  // Company 300: stores on a meridian at known distances, both sides of the antimeridian, near a pole.
+  await importCompany(platform.app.ctx.db, {
+    company: { id: 300, name: 'Geo Co' },
+    stores: [
+      store(3001, 10, 20), // the centre
+      store(3002, 10.05, 20), // 0.05° north: 3.45 mi
+      store(3003, 10.1, 20), // 6.91 mi
+      store(3004, 9.9, 20), // 6.91 mi south
+      store(3005, 0, 179.98), // antimeridian, east side
+      store(3006, 0, -179.97), // antimeridian, west side: 0.05° from 3005
+      store(3007, 89.95, 0), // near the pole
+      store(3008, 89.95, 180), // across the pole: 0.1° from 3007
+    ],
+  });
+  await grantCompany(platform.app.ctx.db, 300, world.partner.partner_id);
+  await importCompany(platform.app.ctx.db, {
+    company: { id: 301, name: 'Hidden Co' },
+    stores: [store(3101, 10, 20)],
+  });
+});
+afterAll(() => platform?.stop());
+
+const search = (q: string, company: number | string = 300) =>
+  world.hosted('GET', `/Stores?${q}`, { headers: { 'x-company': String(company) } });
+const ids = async (q: string) => ((await search(q)).body.data as { id: number }[]).map((s) => s.id);
+
+describe('GET /Stores (radius search)', () => {
+  it('finds the stores within the radius, nearest first, with their distance', async () => {
+    const res = await search('Latitude=10&Longitude=20&Radius=5');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((s: { id: number; distance: number }) => [s.id, s.distance])).toEqual([
+      [3001, 0],
+      [3002, +(DEGREE * 0.05).toFixed(2)],
+    ]);
+    expect(res.body.data[0]).toMatchObject({ companyId: 300, companyName: 'Geo Co', name: 'Store 3001', timeZone: 'Pacific Standard Time' });
+    expect(await ids('Latitude=10&Longitude=20&Radius=7')).toEqual([3001, 3002, 3003, 3004]);
+    expect(await ids('Latitude=10&Longitude=20&Radius=6.9')).toEqual([3001, 3002]); // 6.91 is just out
+    expect(await ids('Latitude=10.04&Longitude=20')).toEqual([3002, 3001, 3003]); // default 5 miles
+  }); // prettier-ignore
+
+  it('reaches across the antimeridian and over a pole', async () => {
+    expect(await ids('Latitude=0&Longitude=179.99&Radius=5')).toEqual([3005, 3006]);
+    expect(await ids('Latitude=0&Longitude=-179.99&Radius=3')).toEqual([3006, 3005]);
+    expect(await ids('Latitude=0&Longitude=-179.99&Radius=2')).toEqual([3006]); // 3005 is 2.07 miles away
+    expect(await ids('Latitude=90&Longitude=0&Radius=5')).toEqual([3007, 3008]);
+    expect(await ids('Latitude=89.95&Longitude=0&Radius=7')).toEqual([3007, 3008]);
+  });
+
+  it('checks coordinates and radius, and keeps companies to those granted', async () => {
+    for (const q of ['Latitude=90.01&Longitude=0', 'Latitude=-91&Longitude=0', 'Latitude=0&Longitude=180.5', 'Latitude=0&Longitude=-181', 'Latitude=x&Longitude=0', 'Longitude=0', 'Latitude=0&Longitude=0&Radius=0', 'Latitude=0&Longitude=0&Radius=501']) {
+      const res = await search(q);
+      expect([q, res.status, res.body.messagesDetails[0].id]).toEqual([q, 400, 'validation_failed']);
+    }
+    expect((await search('Latitude=90&Longitude=180')).status).toBe(200);
+    expect((await search('Latitude=-90&Longitude=-180')).status).toBe(200);
+    for (const company of [301, 999]) {
+      const res = await search('Latitude=10&Longitude=20', company);
+      expect(res.status).toBe(404);
+      expect(HostedErrorBody.parse(res.body).messagesDetails[0]!.id).toBe('not_found');
+    }
+    const noCompany = await world.hosted('GET', '/Stores?Latitude=10&Longitude=20');
+    expect(noCompany.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-company');
+  }); // prettier-ignore
+});
+
+describe('a store', () => {
+  it('answers the store, its service types and its system message', async () => {
+    const res = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}`);
+    expect(res.body.data).toMatchObject({ id: DEMO_STORE_ID, companyId: DEMO_COMPANY_ID, companyName: 'Stream Pizza Co.', timeZone: 'Eastern Standard Time' });
+    expect((await world.hosted('GET', '/Stores/3101')).status).toBe(404);
+    const types = await world.hosted('GET', '/Stores/3001/ServiceTypes');
+    expect(types.body.data).toEqual([]); // no menus
+    expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/ServiceTypes`)).body.data).toHaveLength(8); // a None menu
+  }); // prettier-ignore
+
+  it('changes only the system message, at most 25 characters, and nothing on a refusal', async () => {
+    const path = `/Stores/${DEMO_STORE_ID}/SystemConfiguration`;
+    expect((await world.hosted('GET', path)).body.data).toEqual({ message: null });
+    const set = await world.hosted('PATCH', path, { body: { data: { message: 'm'.repeat(25) } } });
+    expect([set.status, set.body.data]).toEqual([200, { message: 'm'.repeat(25) }]);
+    for (const body of [{ data: { message: 'm'.repeat(26) } }, { data: { message: 'ok', theme: 'dark' } }, { data: { name: 'x' } }, { data: {} }, { message: 'ok' }]) {
+      const res = await world.hosted('PATCH', path, { body });
+      expect([JSON.stringify(body), res.status]).toEqual([JSON.stringify(body), 400]);
+    }
+    expect((await world.hosted('GET', path)).body.data).toEqual({ message: 'm'.repeat(25) });
+    expect((await world.hosted('PATCH', path, { body: { data: { message: null } } })).body.data).toEqual({ message: null });
+    expect((await world.hosted('PATCH', '/Stores/3101/SystemConfiguration', { body: { data: { message: 'x' } } })).status).toBe(404);
+  }); // prettier-ignore
+});

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { defineOperation } from '../../operation.ts';
+import {
+  HOSTED_BODY_ERRORS,
+  HOSTED_ERRORS,
+  ServiceType,
+  StoreId,
+  StoreTimeZone,
+  hostedAnswer,
+} from '../../hosted.ts';
+import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '../hr-menu/demo.ts';
+
+/**
+ * The Store API (restaurant-apis.md section 7), the part served so far: store search by radius, a
+ * store, its service types and its system configuration. Geofences, delivery metrics, gateway
+ * credentials, order types and e-mail are still to come (issue 12).
+ */
+
+const common = {
+  api: 'hr-stores',
+  servedBy: 'platform',
+  security: { kind: 'bearer', scopes: ['stores'] },
+  tags: ['Stores'],
+  externalDocs: { url: '/docs/restaurant-apis/store-api', description: 'Store API guide' },
+} as const;
+
+const WHO = `A store of a company not granted to you is 404 \`not_found\`, as one that does not exist.`;
+const ok = (message: string, data: unknown) => ({ data, message, messagesDetails: [] });
+const storeParams = z.object({ id: StoreId.meta({ description: 'The store id.' }) });
+
+export const PrimaryContact = z
+  .object({
+    id: z.string().optional(),
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    phoneNumber: z.string().optional(),
+    email: z.string().optional(),
+  })
+  .meta({ id: 'PrimaryContact' });
+
+export const Store = z
+  .object({
+    id: z.number().int(),
+    companyId: z.number().int(),
+    companyName: z.string(),
+    name: z.string().max(30),
+    phoneNumber: z.string().nullable(),
+    email: z.string().nullable(),
+    address: z.string().nullable(),
+    additionalAddressInfo: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    postalcode: z.string().nullable(),
+    primaryContact: PrimaryContact.nullable(),
+    timeZone: StoreTimeZone,
+    paymentAddressRequiredForPayments: z.boolean(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+  })
+  .meta({ id: 'Store' });
+export type Store = z.infer<typeof Store>;
+
+export const StoreWithDistance = Store.extend({
+  distance: z.number().meta({ description: 'Great-circle miles from the point searched, to 0.01.' }),
+}).meta({ id: 'StoreWithDistance' });
+
+const demo = DEMO_COMPANY.stores[0];
+const exampleStore = {
+  id: DEMO_STORE_ID,
+  companyId: DEMO_COMPANY_ID,
+  companyName: DEMO_COMPANY.company.name,
+  name: demo.name,
+  phoneNumber: demo.phoneNumber,
+  email: demo.email,
+  address: demo.address,
+  additionalAddressInfo: null,
+  city: demo.city,
+  state: demo.state,
+  postalcode: demo.postalcode,
+  primaryContact: null,
+  timeZone: demo.timeZone,
+  paymentAddressRequiredForPayments: false,
+  latitude: demo.latitude,
+  longitude: demo.longitude,
+};
+
+/** Miles a search reaches when `Radius` is not given (restaurant-apis.md section 9). */
+export const DEFAULT_RADIUS_MILES = 5;
+
+export const searchStores = defineOperation({
+  ...common,
+  operationId: 'searchStores',
+  method: 'GET',
+  path: '/Stores',
+  summary: 'Find stores near a point',
+  description: `The company's stores within \`Radius\` miles (default ${DEFAULT_RADIUS_MILES}, at most 500) of the point, nearest
+first, by great-circle distance (across the antimeridian and near the poles too). Name the company in \`X-Company\`; a
+company not granted to you is 404 \`not_found\`. \`Latitude\` is -90 to 90, \`Longitude\` -180 to 180.`,
+  tagDescriptions: { Stores: "A company's stores, found by where they are." },
+  request: {
+    headers: z.object({
+      'x-company': StoreId.meta({ description: 'The company whose stores to search (an integer id).' }),
+    }),
+    query: z.object({
+      Latitude: z.coerce.number().min(-90, 'must be -90 to 90').max(90, 'must be -90 to 90'),
+      Longitude: z.coerce.number().min(-180, 'must be -180 to 180').max(180, 'must be -180 to 180'),
+      Radius: z.coerce
+        .number()
+        .gt(0, 'must be more than 0 miles')
+        .max(500, 'must be at most 500 miles')
+        .default(DEFAULT_RADIUS_MILES),
+    }),
+    example: { 'x-company': String(DEMO_COMPANY_ID), Latitude: 40.7484, Longitude: -73.9857, Radius: 5 },
+  },
+  responses: {
+    200: {
+      description: 'The stores, nearest first.',
+      schema: hostedAnswer(z.array(StoreWithDistance)),
+      example: ok('1 store within 5 miles.', [{ ...exampleStore, distance: 0.57 }]),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+export const getStore = defineOperation({
+  ...common,
+  operationId: 'getStore',
+  method: 'GET',
+  path: '/Stores/{id}',
+  summary: 'Get a store',
+  description: `The store: its company, address, contact, time zone. ${WHO}`,
+  request: { params: storeParams, example: { id: String(DEMO_STORE_ID) } },
+  responses: {
+    200: {
+      description: 'The store.',
+      schema: hostedAnswer(Store),
+      example: ok(`Store ${DEMO_STORE_ID}.`, exampleStore),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+export const getStoreServiceTypes = defineOperation({
+  ...common,
+  operationId: 'getStoreServiceTypes',
+  method: 'GET',
+  path: '/Stores/{id}/ServiceTypes',
+  summary: "List a store's service types",
+  description: `The service types the store's menus serve (a menu serving \`None\` serves every one, so then all are listed). ${WHO}`,
+  request: { params: storeParams, example: { id: String(DEMO_STORE_ID) } },
+  responses: {
+    200: {
+      description: 'The service types.',
+      schema: hostedAnswer(z.array(ServiceType)),
+      example: ok('8 service types.', ServiceType.options),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+export const SystemConfiguration = z
+  .object({
+    message: z.string().max(25, 'must be at most 25 characters').nullable().meta({
+      description: 'A short notice the store shows its customers (at most 25 characters); null when none.',
+    }),
+  })
+  .meta({ id: 'SystemConfiguration' });
+
+export const getSystemConfiguration = defineOperation({
+  ...common,
+  operationId: 'getSystemConfiguration',
+  method: 'GET',
+  path: '/Stores/{id}/SystemConfiguration',
+  summary: "Get a store's system configuration",
+  description: `The store's system message. ${WHO}`,
+  request: { params: storeParams, example: { id: String(DEMO_STORE_ID) } },
+  responses: {
+    200: {
+      description: 'The configuration.',
+      schema: hostedAnswer(SystemConfiguration),
+      example: ok(`System configuration of store ${DEMO_STORE_ID}.`, { message: 'Closed Dec 25' }),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+export const patchSystemConfiguration = defineOperation({
+  ...common,
+  operationId: 'patchSystemConfiguration',
+  method: 'PATCH',
+  path: '/Stores/{id}/SystemConfiguration',
+  summary: "Change a store's system message",
+  description: `Sets \`message\` (at most 25 characters; null clears it). Any other field is 400 \`validation_failed\` and
+nothing changes. ${WHO}`,
+  request: {
+    params: storeParams,
+    body: z.strictObject({ data: SystemConfiguration.strict() }),
+    example: { data: { message: 'Closed Dec 25' } },
+  },
+  responses: {
+    200: {
+      description: 'The configuration as changed.',
+      schema: hostedAnswer(SystemConfiguration),
+      example: ok(`System message of store ${DEMO_STORE_ID} set.`, { message: 'Closed Dec 25' }),
+    },
+  },
+  errors: HOSTED_BODY_ERRORS,
+});
+
+export const HR_STORE_OPERATIONS = [
+  searchStores,
+  getStore,
+  getStoreServiceTypes,
+  getSystemConfiguration,
+  patchSystemConfiguration,
+];
