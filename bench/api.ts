@@ -123,7 +123,7 @@ async function run(databaseUrl: string | undefined) {
         if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
         return r.json() as Promise<Record<string, string>>;
       });
-    await importCompany(platform.app.ctx.db, DEMO_COMPANY);
+    await importCompany(platform.app.ctx.db, config.encryptionKey, DEMO_COMPANY);
     await grantCompany(platform.app.ctx.db, DEMO_COMPANY.company.id, creds.partner_id);
     const { access_token } = await post(`${platform.url}/oauth/token`, JSON.parse(tokenBody));
     const { org_id } = await post(

@@ -117,7 +117,7 @@ export function directCommands(database: Database, encryptionKey: Buffer): Admin
     eventCircuits: () => providerCircuits(db),
     setMenuSettings: (partner, patch) => setMenuSettings(db, partner, patch),
     publishMenus: (locationId) => publishForOperator(db, locationId),
-    importCompany: (file) => importCompany(db, file),
+    importCompany: (file) => importCompany(db, encryptionKey, file),
     grantCompany: (companyId, partner) => grantCompany(db, companyId, partner),
     moveHostedOrder: (orderId, status) => moveByOperator(db, orderId, status),
   };

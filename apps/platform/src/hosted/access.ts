@@ -19,18 +19,20 @@ export const storeNotVisible = (storeId: number) =>
  * The store named by `X-Store` if its company is granted to the caller's partner. Anything else is
  * 404, never 403, so store ids of other companies do not leak.
  */
-export async function findGrantedStore(db: DbOrTx, auth: PartnerAuth, storeId: number): Promise<HostedStore> {
-  const [row] = await db
+export async function findGrantedStore(
+  db: DbOrTx,
+  auth: PartnerAuth,
+  storeId: number,
+  /** Lock the store's row for a read-modify-write in the caller's transaction. */
+  forUpdate = false,
+): Promise<HostedStore> {
+  const query = db
     .select({ store: stores })
     .from(stores)
     .innerJoin(companyGrants, eq(companyGrants.companyId, stores.companyId))
     .where(and(eq(stores.id, storeId), eq(companyGrants.partnerId, auth.partnerId)));
-  if (!row) {
-    throw new ApiError(
-      'not_found',
-      `No store ${storeId} is visible to you; check X-Store and your company grants.`,
-    );
-  }
+  const [row] = forUpdate ? await query.for('update', { of: stores }) : await query;
+  if (!row) throw storeNotVisible(storeId);
   return { ...row.store, zone: STORE_TIME_ZONES[row.store.timeZone as StoreTimeZone] ?? 'UTC' };
 }
 

@@ -1,10 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
+import { GatewayCredentials, GeoFence, StoreOrderType } from '@stream/contracts/apis/hr-stores/index';
 import { StoreTimeZone } from '@stream/contracts/hosted';
 import type { Db } from '../db/client.ts';
 import { apiClients, companies, companyGrants, stores } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { encrypt } from '../http/secrets.ts';
 import { findPartner } from '../partners/service.ts';
 import { upsertStoreMenu } from './menus/store-menus.ts';
 
@@ -37,6 +39,9 @@ export const CompanyFile = z.strictObject({
         primaryContact: z.record(z.string(), z.string()).optional(),
         paymentAddressRequiredForPayments: z.boolean().default(false),
         menus: z.array(MenuInput).default([]),
+        geoFences: z.array(GeoFence).default([]),
+        orderTypes: z.array(StoreOrderType).default([]),
+        gatewayCredentials: z.array(GatewayCredentials).default([]),
       }),
     )
     .max(100_000),
@@ -50,7 +55,7 @@ export interface ImportSummary {
 }
 
 /** Creates or updates the company, its stores and their menus (by name), all or nothing. */
-export async function importCompany(db: Db, raw: unknown): Promise<ImportSummary> {
+export async function importCompany(db: Db, key: Buffer, raw: unknown): Promise<ImportSummary> {
   const parsed = CompanyFile.safeParse(raw);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => ({
@@ -81,7 +86,12 @@ export async function importCompany(db: Db, raw: unknown): Promise<ImportSummary
           `Store ${store.id} belongs to company ${owner.companyId}, not ${company.id}.`,
         );
       }
-      const values = { ...store, companyId: company.id };
+      // Gateway account tokens are secrets: sealed with ENCRYPTION_KEY before they are stored.
+      const gatewayCredentials = store.gatewayCredentials.map((c) => ({
+        ...c,
+        accountToken: encrypt(key, c.accountToken),
+      }));
+      const values = { ...store, gatewayCredentials, companyId: company.id };
       await tx
         .insert(stores)
         .values(values)

@@ -14,6 +14,6 @@ export async function ensureDemoCompany(ctx: AppContext): Promise<void> {
     .from(companies)
     .where(eq(companies.id, DEMO_COMPANY.company.id));
   if (found) return;
-  const summary = await importCompany(ctx.db, DEMO_COMPANY);
+  const summary = await importCompany(ctx.db, ctx.config.encryptionKey, DEMO_COMPANY);
   ctx.log.info(summary, 'demo company seeded for the hosted APIs');
 }

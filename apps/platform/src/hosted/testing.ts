@@ -17,7 +17,7 @@ export interface HostedWorld {
 
 /** Imports the demo company (once per database) and a new partner granted it. */
 export async function hostedWorld(platform: TestPlatform): Promise<HostedWorld> {
-  await importCompany(platform.app.ctx.db, DEMO_COMPANY);
+  await importCompany(platform.app.ctx.db, platform.config.encryptionKey, DEMO_COMPANY);
   const partner = await testPartner(platform);
   await grantCompany(platform.app.ctx.db, DEMO_COMPANY.company.id, partner.partner_id);
   return {

@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import type { PricedOrder } from '@stream/contracts/apis/hr-orders/order';
+import type { GatewayCredentials, GeoFence, StoreOrderType } from '@stream/contracts/apis/hr-stores/index';
 import { createdAt, ref, timestamptz, updatedAt } from './columns.ts';
 import { partners } from './partners.ts';
 
@@ -52,6 +53,12 @@ export const stores = pgTable(
     paymentAddressRequiredForPayments: boolean('payment_address_required').notNull().default(false),
     /** The Store API's system configuration message (at most 25 characters). */
     systemMessage: text('system_message'),
+    /** Delivery zones (`GeoFence[]`; fees in dollars, as the Store API shows them). */
+    geoFences: jsonb('geo_fences').$type<GeoFence[]>().notNull().default([]),
+    /** `StoreOrderType[]`: estimated times, payment types, channels. */
+    orderTypes: jsonb('order_types').$type<StoreOrderType[]>().notNull().default([]),
+    /** `GatewayCredentials[]` with each `accountToken` sealed by `encrypt` (ENCRYPTION_KEY). */
+    gatewayCredentials: jsonb('gateway_credentials').$type<GatewayCredentials[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -190,7 +190,7 @@ describe('Menu API', () => {
 
 describe('Menu API access', () => {
   it('is 404 for a store of a company not granted, an unknown store, and 401 without a token', async () => {
-    await importCompany(platform.app.ctx.db, {
+    await importCompany(platform.app.ctx.db, platform.config.encryptionKey, {
       company: { id: 900, name: 'Other Co' },
       stores: [{ id: 9001, name: 'Other', timeZone: 'Pacific Standard Time', menus: [DEMO_MENU] }],
     });

@@ -1,11 +1,17 @@
 import { defineCapability } from '../../http/api.ts';
+import { registerGatewayCredentialsRoute } from './gateway-credentials.route.ts';
+import { registerGeoFencesRoute } from './geo-fences.route.ts';
+import { registerOrderTypesRoute } from './order-types.route.ts';
 import { registerServiceTypesRoute } from './service-types.route.ts';
 import { registerStoresRoute } from './stores.route.ts';
 import { registerSystemConfigurationRoute } from './system-configuration.route.ts';
 
-/** `/Stores/*`: the hosted Store API (search, a store, its service types and system message). */
+/** `/Stores/*`: the hosted Store API (search, a store, its service types, system message, zones, credentials, order types). */
 export const hostedStoresCapability = defineCapability('/Stores', (scope) => {
   registerStoresRoute(scope);
   registerServiceTypesRoute(scope);
   registerSystemConfigurationRoute(scope);
+  registerGeoFencesRoute(scope);
+  registerGatewayCredentialsRoute(scope);
+  registerOrderTypesRoute(scope);
 });

@@ -4,6 +4,9 @@ import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { grantCompany, importCompany } from '../companies.ts';
 import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { testPartner } from '../../auth/testing.ts';
+import { stores } from '../../db/schema/index.ts';
+import { eq } from 'drizzle-orm';
 
 let platform: TestPlatform;
 let world: HostedWorld;
@@ -22,7 +25,7 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   world = await hostedWorld(platform);
   // Company 300: stores on a meridian at known distances, both sides of the antimeridian, near a pole.
-  await importCompany(platform.app.ctx.db, {
+  await importCompany(platform.app.ctx.db, platform.config.encryptionKey, {
     company: { id: 300, name: 'Geo Co' },
     stores: [
       store(3001, 10, 20), // the centre
@@ -36,7 +39,7 @@ beforeAll(async () => {
     ],
   });
   await grantCompany(platform.app.ctx.db, 300, world.partner.partner_id);
-  await importCompany(platform.app.ctx.db, {
+  await importCompany(platform.app.ctx.db, platform.config.encryptionKey, {
     company: { id: 301, name: 'Hidden Co' },
     stores: [store(3101, 10, 20)],
   });
@@ -108,5 +111,43 @@ describe('a store', () => {
     expect((await world.hosted('GET', path)).body.data).toEqual({ message: 'm'.repeat(25) });
     expect((await world.hosted('PATCH', path, { body: { data: { message: null } } })).body.data).toEqual({ message: null });
     expect((await world.hosted('PATCH', '/Stores/3101/SystemConfiguration', { body: { data: { message: 'x' } } })).status).toBe(404);
+  }); // prettier-ignore
+});
+
+describe('zones, credentials and order types', () => {
+  it('lists the zones with their fees in dollars', async () => {
+    const res = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/GeoFences`);
+    expect(res.body.data).toEqual([expect.objectContaining({ id: 'Chelsea', delivery: true, additionalFee: 1.5, driverCompensation: 3 })]);
+    expect(res.body.data[0].geoCodes).toHaveLength(6);
+    expect((await world.hosted('GET', '/Stores/3101/GeoFences')).status).toBe(404);
+  }); // prettier-ignore
+
+  it('keeps gateway tokens encrypted at rest and shows them to a granted partner only', async () => {
+    const [row] = await platform.app.ctx.db.select({ c: stores.gatewayCredentials }).from(stores).where(eq(stores.id, DEMO_STORE_ID));
+    expect(JSON.stringify(row!.c)).not.toContain('tok_demo_chelsea_4f1c');
+    const res = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/GatewayCredentials`);
+    expect(res.body.data).toEqual([{ id: 'primary', accountToken: 'tok_demo_chelsea_4f1c', acceptorId: '3928907', terminalId: '0001' }]);
+    const stranger = await testPartner(platform);
+    const denied = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/GatewayCredentials`, { token: stranger.token });
+    expect([denied.status, denied.text.includes('tok_')]).toEqual([404, false]);
+  }); // prettier-ignore
+
+  it('lists order types by service type and patches only the estimated time fields', async () => {
+    const list = async (q = '') => ((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes${q}`)).body.data as { id: string }[]).map((t) => t.id);
+    expect(await list()).toEqual(['Pickup', 'Delivery']);
+    expect(await list('?serviceType=GrubHub')).toEqual(['Pickup']);
+    expect(await list('?serviceType=DoorDash')).toEqual(['Pickup', 'Delivery']);
+    const path = `/Stores/${DEMO_STORE_ID}/OrderTypes/Delivery`;
+    expect((await world.hosted('GET', path)).body.data).toMatchObject({ id: 'Delivery', estimatedTime: 45 });
+    const set = { estimatedTime: 60, estimatedTimeManager: 'Dana', estimatedTimeManagerDate: '2026-12-01T17:05:00-05:00' };
+    const patched = await world.hosted('PATCH', path, { body: { data: set } });
+    expect([patched.status, patched.body.data]).toEqual([200, expect.objectContaining({ id: 'Delivery', orderTypeCategory: 'Delivery', ...set })]);
+    for (const data of [{ estimatedTime: 61, orderTypeCategory: 'Pickup' }, { id: 'Other' }, { estimatedTime: -1 }, { estimatedTime: 1441 }, { estimatedTime: 1.5 }, { paymentTypes: [] }]) {
+      const res = await world.hosted('PATCH', path, { body: { data } });
+      expect([JSON.stringify(data), res.status]).toEqual([JSON.stringify(data), 400]);
+    }
+    expect((await world.hosted('GET', path)).body.data).toMatchObject(set);
+    expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`)).status).toBe(404);
+    expect((await world.hosted('PATCH', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`, { body: { data: { estimatedTime: 5 } } })).status).toBe(404);
   }); // prettier-ignore
 });

@@ -263,6 +263,47 @@ export const DEMO_COMPANY = {
       latitude: 40.7446,
       longitude: -73.9967,
       menus: [DEMO_MENU],
+      // An L-shaped (concave) zone around the store, and a wider one it does not deliver to.
+      geoFences: [
+        {
+          id: 'Chelsea',
+          delivery: true,
+          additionalFee: 1.5,
+          driverCompensation: 3,
+          geoCodes: [
+            { sequence: 1, latitude: 40.7505, longitude: -74.0087 },
+            { sequence: 2, latitude: 40.7505, longitude: -73.9897 },
+            { sequence: 3, latitude: 40.7445, longitude: -73.9897 },
+            { sequence: 4, latitude: 40.7445, longitude: -73.999 },
+            { sequence: 5, latitude: 40.7385, longitude: -73.999 },
+            { sequence: 6, latitude: 40.7385, longitude: -74.0087 },
+          ],
+        },
+      ],
+      orderTypes: [
+        {
+          id: 'Pickup',
+          orderTypeCategory: 'Pickup',
+          estimatedTime: 20,
+          estimatedTimeManager: null,
+          estimatedTimeManagerDate: null,
+          paymentTypes: [{ id: 'card', paymentTypeCategory: 'CreditCard' }],
+          orderChannels: [{ id: 'web', name: 'Website' }],
+        },
+        {
+          id: 'Delivery',
+          orderTypeCategory: 'Delivery',
+          estimatedTime: 45,
+          estimatedTimeManager: null,
+          estimatedTimeManagerDate: null,
+          serviceTypes: ['DoorDash', 'UberEats'],
+          paymentTypes: [{ id: 'card', paymentTypeCategory: 'CreditCard' }],
+          orderChannels: [{ id: 'marketplace', name: 'Marketplaces' }],
+        },
+      ],
+      gatewayCredentials: [
+        { id: 'primary', accountToken: 'tok_demo_chelsea_4f1c', acceptorId: '3928907', terminalId: '0001' },
+      ],
     },
     {
       id: DEMO_STORE_ID + 1,

@@ -3,6 +3,8 @@ import { defineOperation } from '../../operation.ts';
 import {
   HOSTED_BODY_ERRORS,
   HOSTED_ERRORS,
+  MenuObjectId,
+  OrderTypeCategory,
   ServiceType,
   StoreId,
   StoreTimeZone,
@@ -12,8 +14,8 @@ import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '../hr-menu/demo.ts
 
 /**
  * The Store API (restaurant-apis.md section 7), the part served so far: store search by radius, a
- * store, its service types and its system configuration. Geofences, delivery metrics, gateway
- * credentials, order types and e-mail are still to come (issue 12).
+ * store, its service types, system configuration, geofences, gateway credentials and order types.
+ * Delivery metrics, estimated times and e-mail are still to come (issue 12).
  */
 
 const common = {
@@ -207,10 +209,224 @@ nothing changes. ${WHO}`,
   errors: HOSTED_BODY_ERRORS,
 });
 
+export const GeoCode = z
+  .object({
+    sequence: z.number().int().min(0),
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+  })
+  .meta({ id: 'GeoCode', description: 'A corner of a zone; corners are joined in `sequence` order.' });
+
+export const GeoFence = z
+  .object({
+    id: z.string().min(1).max(25).meta({ description: 'The zone name.' }),
+    delivery: z.boolean().meta({ description: 'Whether the store delivers in this zone.' }),
+    additionalFee: z.number().min(0).meta({ description: 'Dollars (not cents) added to the delivery fee.' }),
+    driverCompensation: z.number().min(0).meta({ description: 'Dollars (not cents) paid to the driver.' }),
+    geoCodes: z.array(GeoCode).min(3, 'a zone needs at least 3 corners').max(1000),
+  })
+  .meta({
+    id: 'GeoFence',
+    description: 'A delivery zone: a polygon around the store; fees in dollars, as the spec says.',
+  });
+export type GeoFence = z.infer<typeof GeoFence>;
+
+export const GatewayCredentials = z
+  .object({
+    id: z.string().min(1).max(50),
+    accountToken: z
+      .string()
+      .min(1)
+      .max(500)
+      .meta({ description: 'Secret: stored encrypted, shown only to partners granted the company.' }),
+    acceptorId: z.string().min(1).max(100),
+    terminalId: z.string().min(1).max(100),
+  })
+  .meta({ id: 'GatewayCredentials', description: "The store's card-gateway account." });
+export type GatewayCredentials = z.infer<typeof GatewayCredentials>;
+
+const EstimatedTimeFields = {
+  estimatedTime: z
+    .number()
+    .int()
+    .min(0, 'must be 0 or more minutes')
+    .max(1440, 'must be at most 1440 minutes')
+    .meta({
+      description: 'Minutes from order to ready.',
+    }),
+  estimatedTimeManager: z.string().max(50).nullable().meta({ description: 'Who set the estimated time.' }),
+  estimatedTimeManagerDate: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .meta({ description: 'When they set it.' }),
+};
+
+export const StoreOrderType = z
+  .object({
+    id: MenuObjectId,
+    ...EstimatedTimeFields,
+    orderTypeCategory: OrderTypeCategory,
+    serviceTypes: z.array(ServiceType).default(['None']).meta({
+      description: 'The service types it is offered for (`None`: every one).',
+    }),
+    paymentTypes: z
+      .array(z.object({ id: z.string().max(50), paymentTypeCategory: z.string().max(50) }))
+      .default([]),
+    orderChannels: z.array(z.object({ id: z.string().max(50), name: z.string().max(100) })).default([]),
+  })
+  .meta({ id: 'StoreOrderType' });
+export type StoreOrderType = z.infer<typeof StoreOrderType>;
+
+const exampleGeoFence = {
+  id: 'Chelsea',
+  delivery: true,
+  additionalFee: 1.5,
+  driverCompensation: 3,
+  geoCodes: [
+    { sequence: 1, latitude: 40.7505, longitude: -74.0087 },
+    { sequence: 2, latitude: 40.7505, longitude: -73.9897 },
+    { sequence: 3, latitude: 40.7385, longitude: -73.9897 },
+    { sequence: 4, latitude: 40.7385, longitude: -74.0087 },
+  ],
+};
+
+export const listGeoFences = defineOperation({
+  ...common,
+  operationId: 'listGeoFences',
+  method: 'GET',
+  path: '/Stores/{id}/GeoFences',
+  summary: "List a store's delivery zones",
+  description: `The store's geofences: each zone's polygon, whether it delivers there, and its \`additionalFee\` and
+\`driverCompensation\` **in dollars** (the one place money is not in cents). ${WHO}`,
+  request: { params: storeParams, example: { id: String(DEMO_STORE_ID) } },
+  responses: {
+    200: {
+      description: 'The zones.',
+      schema: hostedAnswer(z.array(GeoFence)),
+      example: ok('1 zone.', [exampleGeoFence]),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+export const getGatewayCredentials = defineOperation({
+  ...common,
+  operationId: 'getGatewayCredentials',
+  method: 'GET',
+  path: '/Stores/{id}/GatewayCredentials',
+  summary: "Get a store's gateway credentials",
+  description: `The store's card-gateway accounts. The \`accountToken\` is stored encrypted and shown only to partners
+granted the store's company. ${WHO}`,
+  request: { params: storeParams, example: { id: String(DEMO_STORE_ID) } },
+  responses: {
+    200: {
+      description: 'The credentials.',
+      schema: hostedAnswer(z.array(GatewayCredentials)),
+      example: ok('1 credential.', [
+        { id: 'primary', accountToken: 'tok_live_9f3c1a', acceptorId: '3928907', terminalId: '0001' },
+      ]),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+const exampleOrderType = {
+  id: 'Pickup',
+  estimatedTime: 20,
+  estimatedTimeManager: null,
+  estimatedTimeManagerDate: null,
+  orderTypeCategory: 'Pickup',
+  serviceTypes: ['None'],
+  paymentTypes: [{ id: 'card', paymentTypeCategory: 'CreditCard' }],
+  orderChannels: [{ id: 'web', name: 'Website' }],
+};
+const orderTypeParams = storeParams.extend({
+  orderType: MenuObjectId.meta({ description: 'The order type id.' }),
+});
+
+export const listStoreOrderTypes = defineOperation({
+  ...common,
+  operationId: 'listStoreOrderTypes',
+  method: 'GET',
+  path: '/Stores/{id}/OrderTypes',
+  summary: "List a store's order types",
+  description: `The store's order types with their estimated times, or with \`serviceType\` those offered for it. ${WHO}`,
+  request: {
+    params: storeParams,
+    query: z.object({ serviceType: ServiceType.optional() }),
+    example: { id: String(DEMO_STORE_ID), serviceType: 'DoorDash' },
+  },
+  responses: {
+    200: {
+      description: 'The order types.',
+      schema: hostedAnswer(z.array(StoreOrderType)),
+      example: ok('1 order type.', [exampleOrderType]),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+export const getStoreOrderType = defineOperation({
+  ...common,
+  operationId: 'getStoreOrderType',
+  method: 'GET',
+  path: '/Stores/{id}/OrderTypes/{orderType}',
+  summary: 'Get an order type',
+  description: `One order type of the store. ${WHO}`,
+  request: { params: orderTypeParams, example: { id: String(DEMO_STORE_ID), orderType: 'Pickup' } },
+  responses: {
+    200: {
+      description: 'The order type.',
+      schema: hostedAnswer(StoreOrderType),
+      example: ok('Order type Pickup.', exampleOrderType),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
+export const patchStoreOrderType = defineOperation({
+  ...common,
+  operationId: 'patchStoreOrderType',
+  method: 'PATCH',
+  path: '/Stores/{id}/OrderTypes/{orderType}',
+  summary: "Change an order type's estimated time",
+  description: `Sets any of \`estimatedTime\` (minutes, 0 to 1440), \`estimatedTimeManager\` and \`estimatedTimeManagerDate\`.
+Any other field is 400 \`validation_failed\` and nothing changes. ${WHO}`,
+  request: {
+    params: orderTypeParams,
+    body: z.strictObject({ data: z.strictObject(EstimatedTimeFields).partial() }),
+    example: {
+      data: {
+        estimatedTime: 35,
+        estimatedTimeManager: 'Dana (shift lead)',
+        estimatedTimeManagerDate: '2026-12-01T17:05:00-05:00',
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'The order type as changed.',
+      schema: hostedAnswer(StoreOrderType),
+      example: ok('Order type Pickup changed.', {
+        ...exampleOrderType,
+        estimatedTime: 35,
+        estimatedTimeManager: 'Dana (shift lead)',
+        estimatedTimeManagerDate: '2026-12-01T17:05:00-05:00',
+      }),
+    },
+  },
+  errors: HOSTED_BODY_ERRORS,
+});
+
 export const HR_STORE_OPERATIONS = [
   searchStores,
   getStore,
   getStoreServiceTypes,
   getSystemConfiguration,
   patchSystemConfiguration,
+  listGeoFences,
+  getGatewayCredentials,
+  listStoreOrderTypes,
+  getStoreOrderType,
+  patchStoreOrderType,
 ];
