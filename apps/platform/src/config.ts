@@ -26,6 +26,11 @@ export interface Config {
   http: HttpTimeouts;
   /** Mount the sandbox partners under /sandbox and register them on first start. */
   sandbox: boolean;
+  /**
+   * Store API delivery metrics: a Nominatim-compatible geocoder (GEOCODER_URL; absent: the built-in
+   * address file) and an OSRM-compatible route service (ROUTE_URL; absent: no driving distances).
+   */
+  geo?: { geocoderUrl?: string | undefined; routeUrl?: string | undefined };
   worker: {
     pollMs: number;
     leaseMs: number;
@@ -121,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024),
     http: httpTimeouts(env),
     sandbox: env.SANDBOX !== 'off',
+    geo: { geocoderUrl: env.GEOCODER_URL || undefined, routeUrl: env.ROUTE_URL || undefined },
     worker: {
       pollMs: int(env, 'WORKER_POLL_MS', 250),
       leaseMs: int(env, 'WORKER_LEASE_MS', 30_000),

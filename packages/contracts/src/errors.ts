@@ -238,6 +238,14 @@ export const ERROR_CODES = {
     status: 422,
     description: 'The payment is larger than what the order still owes.',
   },
+  address_not_found: {
+    status: 422,
+    description: 'The geocoder found no place for the address; check street, city, state and postal code.',
+  },
+  geo_service_unavailable: {
+    status: 503,
+    description: 'The geocoder did not answer in time or answered an error; try again.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

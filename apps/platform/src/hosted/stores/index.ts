@@ -1,4 +1,5 @@
 import { defineCapability } from '../../http/api.ts';
+import { registerDeliveryMetricsRoute } from './delivery-metrics.route.ts';
 import { registerGatewayCredentialsRoute } from './gateway-credentials.route.ts';
 import { registerGeoFencesRoute } from './geo-fences.route.ts';
 import { registerOrderTypesRoute } from './order-types.route.ts';
@@ -14,4 +15,5 @@ export const hostedStoresCapability = defineCapability('/Stores', (scope) => {
   registerGeoFencesRoute(scope);
   registerGatewayCredentialsRoute(scope);
   registerOrderTypesRoute(scope);
+  registerDeliveryMetricsRoute(scope);
 });

@@ -319,3 +319,15 @@ export const DEMO_COMPANY = {
     },
   ],
 } as const;
+
+/**
+ * The built-in address file of the embedded default (no GEOCODER_URL): addresses around the demo
+ * stores with their coordinates, so delivery metrics work with no network.
+ */
+export const DEMO_ADDRESSES = [
+  { streetNumber: '350', streetName: 'W 24th St', city: 'New York', state: 'NY', postalCode: '10011', latitude: 40.7465, longitude: -73.9988 },
+  { streetNumber: '100', streetName: '11th Ave', city: 'New York', state: 'NY', postalCode: '10011', latitude: 40.7461, longitude: -74.0068 },
+  // Inside the L's notch: in the box around the zone, not in the zone.
+  { streetNumber: '201', streetName: 'W 17th St', city: 'New York', state: 'NY', postalCode: '10011', latitude: 40.7405, longitude: -73.9955 },
+  { streetNumber: '20', streetName: 'W 34th St', city: 'New York', state: 'NY', postalCode: '10001', latitude: 40.7484, longitude: -73.9857 },
+] as const; // prettier-ignore

@@ -418,6 +418,88 @@ Any other field is 400 \`validation_failed\` and nothing changes. ${WHO}`,
   errors: HOSTED_BODY_ERRORS,
 });
 
+export const DistanceUnit = z.enum(['mi', 'km']).meta({ id: 'DistanceUnit' });
+
+export const DeliveryMetric = z
+  .object({
+    zoneName: z
+      .string()
+      .nullable()
+      .meta({ description: 'The zone (geofence) the address is in; null outside every zone.' }),
+    deliverable: z
+      .boolean()
+      .meta({ description: 'Whether the store delivers to the address: it is in a zone that delivers.' }),
+    distance: z
+      .number()
+      .meta({ description: 'Straight (great-circle) distance from the store, in `distanceUOM`, to 0.01.' }),
+    drivingDistance: z.number().nullable().meta({
+      description:
+        'Road distance, when asked for and a route service is configured; else null (with a WARNING).',
+    }),
+    distanceUOM: DistanceUnit,
+    deliveryFee: z
+      .number()
+      .int()
+      .meta({ description: "Cents: the zone's `additionalFee` (dollars) in cents; 0 outside every zone." }),
+    latitude: z.number(),
+    longitude: z.number(),
+  })
+  .meta({ id: 'DeliveryMetric' });
+export type DeliveryMetric = z.infer<typeof DeliveryMetric>;
+
+export const getDeliveryMetrics = defineOperation({
+  ...common,
+  operationId: 'getDeliveryMetrics',
+  method: 'GET',
+  path: '/Stores/{id}/DeliveryMetrics',
+  summary: 'Delivery metrics for an address',
+  description: `Geocodes the address, finds the store's zone that holds it (point in polygon; concave zones too), and answers
+whether the store delivers there, the straight distance, the driving distance when \`includeDrivingDistance=true\` and a
+route service is configured (else null, with a WARNING), and the delivery fee in cents. \`distanceUOM\` is \`mi\` (default)
+or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${WHO}`,
+  request: {
+    params: storeParams,
+    query: z.object({
+      streetNumber: z.string().min(1).max(10),
+      streetName: z.string().min(1).max(40),
+      city: z.string().min(1).max(25),
+      state: z.string().min(2).max(2),
+      postalCode: z.string().min(1).max(10),
+      includeDrivingDistance: z
+        .enum(['true', 'false'])
+        .transform((v) => v === 'true')
+        .default(false),
+      distanceUOM: DistanceUnit.default('mi'),
+    }),
+    example: {
+      id: String(DEMO_STORE_ID),
+      streetNumber: '350',
+      streetName: 'W 24th St',
+      city: 'New York',
+      state: 'NY',
+      postalCode: '10011',
+      distanceUOM: 'mi',
+    },
+  },
+  responses: {
+    200: {
+      description: 'The metrics.',
+      schema: hostedAnswer(DeliveryMetric),
+      example: ok('Deliverable: zone Chelsea, 0.17 mi.', {
+        zoneName: 'Chelsea',
+        deliverable: true,
+        distance: 0.17,
+        drivingDistance: null,
+        distanceUOM: 'mi',
+        deliveryFee: 150,
+        latitude: 40.7465,
+        longitude: -73.9988,
+      }),
+    },
+  },
+  errors: [...HOSTED_ERRORS, 'address_not_found', 'geo_service_unavailable'],
+});
+
 export const HR_STORE_OPERATIONS = [
   searchStores,
   getStore,
@@ -429,4 +511,5 @@ export const HR_STORE_OPERATIONS = [
   listStoreOrderTypes,
   getStoreOrderType,
   patchStoreOrderType,
+  getDeliveryMetrics,
 ];

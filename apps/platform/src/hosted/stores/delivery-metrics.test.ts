@@ -1,0 +1,131 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
+import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
+import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { zoneOf } from './delivery-metrics.ts';
+import { greatCircleMiles } from './geo.ts';
+
+const STORE = { latitude: 40.7446, longitude: -73.9967 };
+const query = (street: [string, string], extra = '') =>
+  `/Stores/${DEMO_STORE_ID}/DeliveryMetrics?streetNumber=${street[0]}&streetName=${encodeURIComponent(street[1])}&city=New%20York&state=NY&postalCode=10011${extra}`;
+
+describe('zoneOf (point in polygon)', () => {
+  // An L: the top bar, and the left leg below it; the notch to the lower right is outside.
+  const L = {
+    id: 'L',
+    delivery: true,
+    additionalFee: 0,
+    driverCompensation: 0,
+    geoCodes: [
+      { sequence: 3, latitude: 1, longitude: 2 },
+      { sequence: 1, latitude: 2, longitude: 0 },
+      { sequence: 2, latitude: 2, longitude: 2 },
+      { sequence: 4, latitude: 1, longitude: 1 },
+      { sequence: 5, latitude: 0, longitude: 1 },
+      { sequence: 6, latitude: 0, longitude: 0 },
+    ],
+  };
+  it.each([
+    ['the top bar', 1.5, 1.5, 'L'],
+    ['the leg', 0.5, 0.5, 'L'],
+    ['the notch (inside the box, outside the zone)', 0.5, 1.5, undefined],
+    ['outside the box', 3, 3, undefined],
+  ])('%s', (_what, latitude, longitude, zone) => {
+    expect(zoneOf([L], { latitude, longitude })?.id).toBe(zone);
+  });
+  it('takes the corners in sequence order, and the first zone that holds the point', () => {
+    const other = { ...L, id: 'M' };
+    expect(zoneOf([other, L], { latitude: 1.5, longitude: 1.5 })?.id).toBe('M');
+  });
+});
+
+describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
+  let platform: TestPlatform;
+  let world: HostedWorld;
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+    world = await hostedWorld(platform);
+  });
+  afterAll(() => platform?.stop());
+
+  it('places an address in its zone, with distances in the unit asked and the fee in cents', async () => {
+    const res = await world.hosted('GET', query(['350', 'W 24th St']));
+    expect(res.status, res.text).toBe(200);
+    const miles = greatCircleMiles(STORE, { latitude: 40.7465, longitude: -73.9988 });
+    expect(res.body.data).toEqual({ zoneName: 'Chelsea', deliverable: true, distance: Math.round(miles * 100) / 100, drivingDistance: null, distanceUOM: 'mi', deliveryFee: 150, latitude: 40.7465, longitude: -73.9988 });
+    const km = await world.hosted('GET', query(['350', 'W 24th St'], '&distanceUOM=km'));
+    expect(km.body.data.distance).toBe(Math.round(miles * 1.609344 * 100) / 100);
+    expect(km.body.data.distanceUOM).toBe('km');
+  }); // prettier-ignore
+
+  it('is not deliverable in the notch of a concave zone, and says why there is no driving distance', async () => {
+    const res = await world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=true'));
+    expect(res.body.data).toMatchObject({ zoneName: null, deliverable: false, deliveryFee: 0, drivingDistance: null });
+    expect(res.body.messagesDetails).toEqual([{ id: 'drivingDistance', message: expect.stringContaining('ROUTE_URL'), messageType: 'WARNING' }]);
+  }); // prettier-ignore
+
+  it('refuses an address it cannot place, and bad parameters', async () => {
+    const res = await world.hosted('GET', query(['1', 'Nowhere Ln']));
+    expect([res.status, res.body.messagesDetails[0].id]).toEqual([422, 'address_not_found']);
+    expect((await world.hosted('GET', query(['350', 'W 24th St'], '&distanceUOM=furlong'))).status).toBe(400);
+    expect(
+      (await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/DeliveryMetrics?streetNumber=1`)).status,
+    ).toBe(400);
+  });
+});
+
+describe('GET /Stores/{id}/DeliveryMetrics, with a geocoder and a route service', () => {
+  let platform: TestPlatform;
+  let world: HostedWorld;
+  let stub: Server;
+  const seen: string[] = [];
+  let geocoderAnswer: { status: number; body: unknown } = { status: 200, body: [] };
+  let routeAnswer: { status: number; body: unknown } = { status: 200, body: {} };
+
+  beforeAll(async () => {
+    // Speaks Nominatim's and OSRM's JSON, as the real services do.
+    stub = createServer((req, res) => {
+      seen.push(req.url!);
+      const answer = req.url!.startsWith('/nominatim/search') ? geocoderAnswer : routeAnswer;
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    platform = await startTestPlatform({
+      geo: { geocoderUrl: `${base}/nominatim`, routeUrl: `${base}/osrm` },
+    });
+    world = await hostedWorld(platform);
+  });
+  afterAll(async () => {
+    await platform?.stop();
+    await new Promise((resolve) => stub?.close(resolve));
+  });
+
+  it('asks the geocoder with the structured address, and the route service for the road distance', async () => {
+    geocoderAnswer = { status: 200, body: [{ place_id: 1, lat: '40.7461', lon: '-74.0068', display_name: '100 11th Ave' }] };
+    routeAnswer = { status: 200, body: { code: 'Ok', routes: [{ distance: 1609.344, duration: 300 }], waypoints: [] } };
+    seen.length = 0;
+    const res = await world.hosted('GET', query(['100', '11th Ave'], '&includeDrivingDistance=true'));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ zoneName: 'Chelsea', deliverable: true, drivingDistance: 1, latitude: 40.7461, longitude: -74.0068 });
+    const geocoderCall = new URL(seen[0]!, 'http://x');
+    expect(Object.fromEntries(geocoderCall.searchParams)).toEqual({ street: '100 11th Ave', city: 'New York', state: 'NY', postalcode: '10011', format: 'jsonv2', limit: '1' });
+    expect(seen[1]).toBe('/osrm/route/v1/driving/-73.9967,40.7446;-74.0068,40.7461?overview=false');
+    const km = await world.hosted('GET', query(['100', '11th Ave'], '&includeDrivingDistance=true&distanceUOM=km'));
+    expect(km.body.data.drivingDistance).toBe(1.61);
+  }); // prettier-ignore
+
+  it('warns when the route service has no route, and answers 422 or 503 for a geocoder that cannot help', async () => {
+    routeAnswer = { status: 400, body: { code: 'NoRoute', message: 'Impossible route between points' } };
+    const noRoute = await world.hosted('GET', query(['100', '11th Ave'], '&includeDrivingDistance=true'));
+    expect(noRoute.body.data.drivingDistance).toBeNull();
+    expect(noRoute.body.messagesDetails[0]).toMatchObject({ id: 'drivingDistance', messageType: 'WARNING' });
+    geocoderAnswer = { status: 200, body: [] };
+    expect((await world.hosted('GET', query(['9', 'Nowhere']))).body.messagesDetails[0].id).toBe('address_not_found');
+    geocoderAnswer = { status: 500, body: { error: 'down' } };
+    const down = await world.hosted('GET', query(['100', '11th Ave']));
+    expect([down.status, down.body.messagesDetails[0].id]).toEqual([503, 'geo_service_unavailable']);
+  }); // prettier-ignore
+});

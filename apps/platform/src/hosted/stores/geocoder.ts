@@ -1,0 +1,88 @@
+import { DEMO_ADDRESSES } from '@stream/contracts/apis/hr-menu/demo';
+import { ApiError } from '../../http/errors.ts';
+import type { Point } from './geo.ts';
+
+/**
+ * Where an address is. With GEOCODER_URL, a Nominatim-compatible geocoder (`GET /search` with the
+ * structured fields, `format=jsonv2`); without one, the built-in address file (the demo's
+ * addresses), so the embedded default needs no network.
+ */
+export interface Address {
+  streetNumber: string;
+  streetName: string;
+  city: string;
+  state: string;
+  postalCode: string;
+}
+
+const TIMEOUT_MS = 5_000;
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+const notFound = (a: Address) =>
+  new ApiError(
+    'address_not_found',
+    `No place was found for ${a.streetNumber} ${a.streetName}, ${a.city}, ${a.state} ${a.postalCode}; check the address.`,
+  );
+
+export async function geocode(address: Address, geocoderUrl: string | undefined): Promise<Point> {
+  if (!geocoderUrl) {
+    const found = DEMO_ADDRESSES.find(
+      (d) =>
+        same(d.streetNumber, address.streetNumber) &&
+        same(d.streetName, address.streetName) &&
+        same(d.postalCode, address.postalCode),
+    );
+    if (!found) throw notFound(address);
+    return { latitude: found.latitude, longitude: found.longitude };
+  }
+  const url = new URL('search', geocoderUrl.endsWith('/') ? geocoderUrl : `${geocoderUrl}/`);
+  url.search = new URLSearchParams({
+    street: `${address.streetNumber} ${address.streetName}`,
+    city: address.city,
+    state: address.state,
+    postalcode: address.postalCode,
+    format: 'jsonv2',
+    limit: '1',
+  }).toString();
+  let places: unknown;
+  try {
+    const res = await fetch(url, {
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    places = await res.json();
+  } catch (err) {
+    throw new ApiError(
+      'geo_service_unavailable',
+      `The geocoder did not answer usefully (${(err as Error).message}); try again.`,
+    );
+  }
+  // Nominatim answers coordinates as strings.
+  const first = Array.isArray(places)
+    ? (places[0] as { lat?: unknown; lon?: unknown } | undefined)
+    : undefined;
+  const latitude = Number(first?.lat);
+  const longitude = Number(first?.lon);
+  if (!first || !Number.isFinite(latitude) || !Number.isFinite(longitude)) throw notFound(address);
+  return { latitude, longitude };
+}
+
+/**
+ * Road distance in meters from an OSRM-compatible route service (`/route/v1/driving/lng,lat;lng,lat`),
+ * or undefined when it cannot say (no route, an error, a timeout): the answer then carries a warning.
+ */
+export async function drivingMeters(routeUrl: string, from: Point, to: Point): Promise<number | undefined> {
+  const base = routeUrl.endsWith('/') ? routeUrl : `${routeUrl}/`;
+  const url = new URL(
+    `route/v1/driving/${from.longitude},${from.latitude};${to.longitude},${to.latitude}?overview=false`,
+    base,
+  );
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const body = (await res.json()) as { code?: string; routes?: { distance?: unknown }[] };
+    const meters = Number(body.routes?.[0]?.distance);
+    return res.ok && body.code === 'Ok' && Number.isFinite(meters) ? meters : undefined;
+  } catch {
+    return undefined;
+  }
+}
