@@ -3,7 +3,7 @@ import type { OrderDiscount } from '@stream/contracts/apis/hr-orders/order';
 import type { HostedMessage } from '@stream/contracts/envelopes';
 import { percentOf, spread } from './cents.ts';
 import type { PricedLine } from './lines.ts';
-import { dayName, inWindow, type LocalTime } from './zoned-time.ts';
+import { dayName, inWindow, type LocalTime } from '../zoned-time.ts';
 
 /**
  * The discounts an order asks for, checked and applied in the order asked (pure). Each takes at

@@ -3,7 +3,7 @@ import { MenuInput, type Menu } from '@stream/contracts/apis/hr-menu/menu';
 import { OrderInput } from '@stream/contracts/apis/hr-orders/order';
 import { includedTax, percentOf, spread } from './cents.ts';
 import { priceOrder, type PricingResult } from './price.ts';
-import { inPeriods, localTime } from './zoned-time.ts';
+import { inPeriods, localTime } from '../zoned-time.ts';
 
 /**
  * The pricing engine, table by table. A small menu of round numbers (cents): burger 1000 (Delivery

@@ -5,7 +5,7 @@ import { includedTax, percentOf, spread } from './cents.ts';
 import { applyDiscounts } from './discounts.ts';
 import { priceLine, type PricedLine } from './lines.ts';
 import { Problems } from './problems.ts';
-import { dayName, inPeriods, localTime } from './zoned-time.ts';
+import { dayName, inPeriods, localTime } from '../zoned-time.ts';
 
 /**
  * The pricing engine of the hosted Order API (pure): an order priced against a menu, every price

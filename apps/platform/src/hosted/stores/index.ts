@@ -3,6 +3,7 @@ import { registerDeliveryMetricsRoute } from './delivery-metrics.route.ts';
 import { registerGatewayCredentialsRoute } from './gateway-credentials.route.ts';
 import { registerGeoFencesRoute } from './geo-fences.route.ts';
 import { registerOrderTypesRoute } from './order-types.route.ts';
+import { registerEstimatedTimeRoute } from './order-types-estimated-time.route.ts';
 import { registerServiceTypesRoute } from './service-types.route.ts';
 import { registerStoresRoute } from './stores.route.ts';
 import { registerSystemConfigurationRoute } from './system-configuration.route.ts';
@@ -16,4 +17,5 @@ export const hostedStoresCapability = defineCapability('/Stores', (scope) => {
   registerGatewayCredentialsRoute(scope);
   registerOrderTypesRoute(scope);
   registerDeliveryMetricsRoute(scope);
+  registerEstimatedTimeRoute(scope);
 });

@@ -150,4 +150,16 @@ describe('zones, credentials and order types', () => {
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`)).status).toBe(404);
     expect((await world.hosted('PATCH', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`, { body: { data: { estimatedTime: 5 } } })).status).toBe(404);
   }); // prettier-ignore
+
+  it('estimates when an order would be ready, in the store’s hours', async () => {
+    const path = `/Stores/${DEMO_STORE_ID}/OrderTypes/Pickup/EstimatedTime`;
+    const open = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent('2030-12-03T18:30:00-05:00')}`);
+    expect(open.body.data).toEqual({ orderType: 'Pickup', desiredDueTime: '2030-12-03T23:30:00.000Z', estimatedTime: '2030-12-03T23:30:00.000Z', estimatedMinutes: 20, timeZone: 'Eastern Standard Time', adjusted: false });
+    const night = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent('2030-12-03T23:30:00-05:00')}`);
+    expect(night.body.data).toMatchObject({ estimatedTime: '2030-12-04T15:20:00.000Z', adjusted: true }); // 10:00 + 20 min
+    const asap = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Delivery/EstimatedTime`);
+    expect(Date.parse(asap.body.data.estimatedTime)).toBeGreaterThanOrEqual(Date.now() + 44 * 60_000);
+    expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone/EstimatedTime`)).status).toBe(404);
+    expect((await world.hosted('GET', `${path}?desiredDueTime=tomorrow`)).status).toBe(400);
+  }); // prettier-ignore
 });

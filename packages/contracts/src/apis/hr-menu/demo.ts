@@ -289,6 +289,7 @@ export const DEMO_COMPANY = {
           estimatedTimeManagerDate: null,
           paymentTypes: [{ id: 'card', paymentTypeCategory: 'CreditCard' }],
           orderChannels: [{ id: 'web', name: 'Website' }],
+          operationPeriods: everyDay('10:00', '23:00'),
         },
         {
           id: 'Delivery',

@@ -11,6 +11,7 @@ import {
   hostedAnswer,
 } from '../../hosted.ts';
 import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '../hr-menu/demo.ts';
+import { OperationPeriod } from '../hr-menu/menu.ts';
 
 /**
  * The Store API (restaurant-apis.md section 7), the part served so far: store search by radius, a
@@ -273,6 +274,9 @@ export const StoreOrderType = z
       .array(z.object({ id: z.string().max(50), paymentTypeCategory: z.string().max(50) }))
       .default([]),
     orderChannels: z.array(z.object({ id: z.string().max(50), name: z.string().max(100) })).default([]),
+    operationPeriods: z.array(OperationPeriod).default([]).meta({
+      description: 'When the store takes this order type, in its time zone; empty: always.',
+    }),
   })
   .meta({ id: 'StoreOrderType' });
 export type StoreOrderType = z.infer<typeof StoreOrderType>;
@@ -500,6 +504,51 @@ or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${
   errors: [...HOSTED_ERRORS, 'address_not_found', 'geo_service_unavailable'],
 });
 
+export const EstimatedTime = z
+  .object({
+    orderType: z.string(),
+    desiredDueTime: z.iso.datetime().meta({ description: 'What was asked (now when not given), in UTC.' }),
+    estimatedTime: z.iso.datetime().meta({ description: 'When the order can be ready, in UTC.' }),
+    estimatedMinutes: z.number().int().meta({ description: 'The order type’s minutes from order to ready.' }),
+    timeZone: StoreTimeZone,
+    adjusted: z
+      .boolean()
+      .meta({ description: 'True when the store is closed then, and the time moved to its next opening.' }),
+  })
+  .meta({ id: 'EstimatedTime' });
+
+export const getEstimatedTime = defineOperation({
+  ...common,
+  operationId: 'getEstimatedTime',
+  method: 'GET',
+  path: '/Stores/{id}/OrderTypes/{orderType}/EstimatedTime',
+  summary: 'When an order would be ready',
+  description: `For an order placed now and wanted at \`desiredDueTime\` (default: now), when it can be ready: the later of
+the desired time and now plus the order type's \`estimatedTime\` minutes. When the store is closed for the order type then
+(its \`operationPeriods\`, in the store's time zone), the order is ready its minutes after the next opening
+(\`adjusted: true\`); a type with no periods is always open. ${WHO}`,
+  request: {
+    params: orderTypeParams,
+    query: z.object({ desiredDueTime: z.iso.datetime({ offset: true }).optional() }),
+    example: { id: String(DEMO_STORE_ID), orderType: 'Pickup', desiredDueTime: '2026-12-01T18:30:00-05:00' },
+  },
+  responses: {
+    200: {
+      description: 'The estimate.',
+      schema: hostedAnswer(EstimatedTime),
+      example: ok('Ready at 2026-12-01T23:30:00.000Z.', {
+        orderType: 'Pickup',
+        desiredDueTime: '2026-12-01T23:30:00.000Z',
+        estimatedTime: '2026-12-01T23:30:00.000Z',
+        estimatedMinutes: 20,
+        timeZone: 'Eastern Standard Time',
+        adjusted: false,
+      }),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
 export const HR_STORE_OPERATIONS = [
   searchStores,
   getStore,
@@ -512,4 +561,5 @@ export const HR_STORE_OPERATIONS = [
   getStoreOrderType,
   patchStoreOrderType,
   getDeliveryMetrics,
+  getEstimatedTime,
 ];

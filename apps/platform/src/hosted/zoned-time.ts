@@ -68,3 +68,19 @@ export function inPeriods(
     return p.dayOfWeek === yesterday && overnight && t.minutes < e;
   });
 }
+
+/** The instant a store's wall clock reads `minutes` past midnight on `date` (daylight saving time included). */
+export function instantAt(date: string, minutes: number, timeZone: string): Date {
+  const wanted = Date.parse(`${date}T00:00:00Z`) + minutes * 60_000;
+  let t = wanted;
+  // The zone's offset at the guess, applied twice: enough across a daylight-saving change.
+  for (let i = 0; i < 2; i++) {
+    const local = localTime(new Date(t), timeZone);
+    t += wanted - (Date.parse(`${local.date}T00:00:00Z`) + local.minutes * 60_000);
+  }
+  return new Date(t);
+}
+
+/** The calendar date `days` after `date` (YYYY-MM-DD). */
+export const addDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
