@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: throughput and latency of POST /oauth/token, an authenticated GET /tokens and
- * POST /PriceOrder (10 lines with modifiers, 2 discounts, on the demo menu), against a bare Fastify
+ * POST /PriceOrder (10 lines with modifiers, 2 discounts, on the demo menu) and GET /Stores (a radius
+ * search over 100,000 stores), against a bare Fastify
  * JSON route as the baseline, all on 127.0.0.1, in one run. Prints a table
  * and the ratios to the baseline, with the load average before and after (the figures depend on
  * the machine and on what else runs on it: compare runs on the same one, and read the load).
@@ -14,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import { sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/platform/src/config.ts';
 import { createPartner } from '../apps/platform/src/partners/service.ts';
 import { startPlatform } from '../apps/platform/src/server.ts';
@@ -137,6 +139,17 @@ async function run(databaseUrl: string | undefined) {
     );
     await post(`${platform.url}/tokens`, { org_id, token_name: 'bench', scopes: ['user'] }, access_token);
 
+    // 100,000 stores of one company spread over the continental US, for the radius search.
+    await platform.app.ctx.db.execute(sql`
+      insert into companies (id, name) values (500, 'Bench stores') on conflict do nothing;
+    `);
+    await platform.app.ctx.db.execute(sql`
+      insert into stores (id, company_id, name, time_zone, latitude, longitude)
+      select 5000000 + g, 500, 'Store ' || g, 'Central Standard Time',
+             25 + ((g::bigint * 7919) % 10007) / 10007.0 * 24, -124 + ((g::bigint * 104729) % 10009) / 10009.0 * 57
+      from generate_series(1, 100000) g
+      on conflict do nothing`);
+    await grantCompany(platform.app.ctx.db, 500, creds.partner_id);
     const priceBody = JSON.stringify({ applyDefaultModifiers: true, data: PRICE_ORDER });
     const priceHeaders = {
       'content-type': 'application/json',
@@ -162,6 +175,10 @@ async function run(databaseUrl: string | undefined) {
       await measure('GET /tokens (authenticated)', {
         url: `${platform.url}/tokens?org_id=${org_id}`,
         headers: { authorization: `Bearer ${access_token}` },
+      }),
+      await measure('GET /Stores radius 25 mi (100,000 stores)', {
+        url: `${platform.url}/Stores?Latitude=39.1&Longitude=-94.6&Radius=25`,
+        headers: { authorization: `Bearer ${access_token}`, 'x-company': '500' },
       }),
       await measure('POST /PriceOrder (10 lines, 2 discounts)', {
         url: `${platform.url}/PriceOrder`,
