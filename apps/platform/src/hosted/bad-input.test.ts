@@ -2,21 +2,14 @@
  * No input, however malformed, makes a hosted call answer a 5xx or anything but its envelope: every
  * Menu, Order and Store operation gets broken bodies, headers and path parameters.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HR_MENU_OPERATIONS } from '@stream/contracts/apis/hr-menu/index';
 import { HR_ORDER_OPERATIONS } from '@stream/contracts/apis/hr-orders/index';
 import { HR_STORE_OPERATIONS } from '@stream/contracts/apis/hr-stores/index';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
-import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
-import { hostedWorld, type HostedWorld } from './testing.ts';
+import { hostedSuite } from './testing.ts';
 
-let platform: TestPlatform;
-let world: HostedWorld;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  world = await hostedWorld(platform);
-});
-afterAll(() => platform?.stop());
+const suite = hostedSuite();
 
 const OPERATIONS = [...HR_MENU_OPERATIONS, ...HR_ORDER_OPERATIONS, ...HR_STORE_OPERATIONS];
 const nested = (depth: number): unknown =>
@@ -67,7 +60,7 @@ describe.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))(
       });
     }
     for (const a of attempts) {
-      const res = await world.hosted(op.method, a.path, {
+      const res = await suite.world.hosted(op.method, a.path, {
         ...(a.body === undefined ? {} : { body: a.body }),
         ...(a.headers ? { headers: a.headers } : {}),
         serviceType: 'DoorDash',

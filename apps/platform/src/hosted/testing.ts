@@ -1,7 +1,9 @@
 /** Test helpers for the hosted APIs: the demo company imported, a partner granted it, calls with X-Store. */
 import { DEMO_COMPANY, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { call, type CallOptions, type TestResponse } from '../../test/http.ts';
-import type { TestPlatform } from '../../test/platform.ts';
+import { afterAll, beforeAll } from 'vitest';
+import type { Config } from '../config.ts';
+import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { testPartner, type TestPartner } from '../auth/testing.ts';
 import { grantCompany, importCompany } from './companies.ts';
 
@@ -33,4 +35,18 @@ export async function hostedWorld(platform: TestPlatform): Promise<HostedWorld> 
         },
       }),
   };
+}
+
+/**
+ * A test file's platform and hosted world, started before its tests and stopped after them. Read
+ * `suite.platform` and `suite.world` inside tests (they are set by then).
+ */
+export function hostedSuite(overrides: Partial<Config> = {}): { platform: TestPlatform; world: HostedWorld } {
+  const suite = {} as { platform: TestPlatform; world: HostedWorld };
+  beforeAll(async () => {
+    suite.platform = await startTestPlatform(overrides);
+    suite.world = await hostedWorld(suite.platform);
+  });
+  afterAll(() => suite.platform?.stop());
+  return suite;
 }

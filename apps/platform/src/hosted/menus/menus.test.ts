@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_MENU, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
-import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { importCompany } from '../companies.ts';
-import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { hostedSuite } from '../testing.ts';
 
-let platform: TestPlatform;
-let world: HostedWorld;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  world = await hostedWorld(platform);
-});
-afterAll(() => platform?.stop());
+const suite = hostedSuite();
 
 const menu = (over: Record<string, unknown> = {}) => ({ ...structuredClone(DEMO_MENU), ...over });
-const create = (data: unknown, store?: number) => world.hosted('POST', '/Menus', { body: { data }, store });
+const create = (data: unknown, store?: number) =>
+  suite.world.hosted('POST', '/Menus', { body: { data }, store });
 const codeOf = (res: { body: { messagesDetails: { id: string }[] } }) => res.body.messagesDetails[0]?.id;
 
 describe('Menu API', () => {
   it('answers the demo menu by name in the envelope, every default filled in', async () => {
-    const res = await world.hosted('GET', '/Menus/Main');
+    const res = await suite.world.hosted('GET', '/Menus/Main');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ message: expect.any(String), messagesDetails: [] });
     expect(res.body.data.id).toEqual(expect.any(Number));
@@ -46,13 +40,13 @@ describe('Menu API', () => {
     });
 
     const names = async (q: string) =>
-      ((await world.hosted('GET', `/Menus${q}`)).body.data as { displayName: string }[]).map(
+      ((await suite.world.hosted('GET', `/Menus${q}`)).body.data as { displayName: string }[]).map(
         (m) => m.displayName,
       );
     expect(await names('?serviceType=DoorDash')).toEqual(['Main', 'Catering']); // Main serves None: every type
     expect(await names('?serviceType=UberEats')).toEqual(['Main']);
     expect(await names('')).toEqual(['Main', 'Catering']);
-    const discounts = await world.hosted('GET', '/MenuDiscounts?serviceType=UberEats');
+    const discounts = await suite.world.hosted('GET', '/MenuDiscounts?serviceType=UberEats');
     expect(discounts.body.data.map((d: { id: string; menuName: string }) => `${d.menuName}/${d.id}`)).toEqual(
       DEMO_MENU.availableDiscounts.map((d) => `Main/${d.id}`),
     );
@@ -140,7 +134,7 @@ describe('Menu API', () => {
 
   it('patches a menu with RFC 6902, all or nothing, and lists what is out of stock', async () => {
     const patch = (body: unknown, name = 'Main', headers?: Record<string, string>) =>
-      world.hosted('PATCH', `/Menus/${name}`, { body, headers });
+      suite.world.hosted('PATCH', `/Menus/${name}`, { body, headers });
     const ok = await patch(
       [
         { op: 'test', path: '/groups/1/items/0/id', value: 'garlic-knots' },
@@ -152,14 +146,14 @@ describe('Menu API', () => {
     );
     expect(ok.status).toBe(200);
     expect(ok.body.data.groups[0].items[0].priceInfo.price).toBe(1850);
-    const oos = await world.hosted('GET', '/Menus/Main/OutOfStock');
+    const oos = await suite.world.hosted('GET', '/Menus/Main/OutOfStock');
     expect(oos.body.data).toEqual([
       { stockItemId: 'gluten-free', stockItemType: 'modifier' },
       { stockItemId: 'garlic-knots', stockItemType: 'item' },
     ]);
-    expect((await world.hosted('GET', '/OutOfStock?serviceType=GrubHub')).body.data).toEqual(oos.body.data);
+    expect((await suite.world.hosted('GET', '/OutOfStock?serviceType=GrubHub')).body.data).toEqual(oos.body.data);
 
-    const before = (await world.hosted('GET', '/Menus/Main')).body.data;
+    const before = (await suite.world.hosted('GET', '/Menus/Main')).body.data;
     const refused: [unknown, number, string][] = [
       [[{ op: 'replace', path: '/groups/0/items/0/id', value: 'x' }], 405, 'patch_not_allowed'],
       [[{ op: 'remove', path: '/id' }], 405, 'patch_not_allowed'],
@@ -177,47 +171,49 @@ describe('Menu API', () => {
       expect([res.status, codeOf(res)], JSON.stringify(body)).toEqual([status, code]);
       expect(HostedErrorBody.safeParse(res.body).success).toBe(true);
     }
-    expect((await world.hosted('GET', '/Menus/Main')).body.data).toEqual(before);
+    expect((await suite.world.hosted('GET', '/Menus/Main')).body.data).toEqual(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await patch([{ op: 'replace', path: '/isAvailable', value: true }], 'Nope')).status).toBe(404);
     // A menu renamed by patch is found under its new name.
     const renamed = await patch([{ op: 'replace', path: '/displayName', value: 'Lunch' }], 'q1');
     expect(renamed.status).toBe(200);
-    expect((await world.hosted('GET', '/Menus/Lunch')).status).toBe(200);
-    expect((await world.hosted('GET', '/Menus/q1')).status).toBe(404);
+    expect((await suite.world.hosted('GET', '/Menus/Lunch')).status).toBe(200);
+    expect((await suite.world.hosted('GET', '/Menus/q1')).status).toBe(404);
   }); // prettier-ignore
 });
 
 describe('Menu API access', () => {
   it('is 404 for a store of a company not granted, an unknown store, and 401 without a token', async () => {
-    await importCompany(platform.app.ctx.db, platform.config.encryptionKey, {
+    await importCompany(suite.platform.app.ctx.db, suite.platform.config.encryptionKey, {
       company: { id: 900, name: 'Other Co' },
       stores: [{ id: 9001, name: 'Other', timeZone: 'Pacific Standard Time', menus: [DEMO_MENU] }],
     });
     for (const store of [9001, 424242]) {
-      const res = await world.hosted('GET', '/Menus/Main', { store });
+      const res = await suite.world.hosted('GET', '/Menus/Main', { store });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({
         data: null,
         messagesDetails: [{ id: 'not_found', messageType: 'ERROR' }],
       });
     }
-    const anonymous = await call('GET', `${platform.url}/Menus/Main`, {
+    const anonymous = await call('GET', `${suite.platform.url}/Menus/Main`, {
       headers: { 'x-store': String(DEMO_STORE_ID) },
     });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toMatchObject({ data: null, messagesDetails: [{ id: 'missing_token' }] });
-    const noStore = await call('GET', `${platform.url}/Menus/Main`, { token: world.partner.token });
+    const noStore = await call('GET', `${suite.platform.url}/Menus/Main`, {
+      token: suite.world.partner.token,
+    });
     expect(noStore.status).toBe(400);
     expect(noStore.body.messagesDetails[1].id).toBe('headers.x-store');
     for (const bad of ['abc', '0', '1.5', '99999999999']) {
-      expect((await world.hosted('GET', '/Menus/Main', { store: bad })).status).toBe(400);
+      expect((await suite.world.hosted('GET', '/Menus/Main', { store: bad })).status).toBe(400);
     }
-    const wrongMethod = await world.hosted('DELETE', '/Menus/Main');
+    const wrongMethod = await suite.world.hosted('DELETE', '/Menus/Main');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('GET, PATCH');
-    const narrow = await world.partner.tokenWith(['orders']);
-    const forbidden = await world.hosted('GET', '/Menus/Main', { token: narrow });
+    const narrow = await suite.world.partner.tokenWith(['orders']);
+    const forbidden = await suite.world.hosted('GET', '/Menus/Main', { token: narrow });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.messagesDetails[0].id).toBe('insufficient_scope');
   });

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXAMPLE_ORDER, EXAMPLE_PRICED } from '@stream/contracts/apis/hr-orders/index';
 import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
-import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
-import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { hostedSuite, hostedWorld } from '../testing.ts';
 import { moveByOperator } from './records.ts';
 
-let platform: TestPlatform;
-let world: HostedWorld;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  world = await hostedWorld(platform);
-});
-afterAll(() => platform?.stop());
+const suite = hostedSuite();
 
 const order = (over: Record<string, unknown> = {}) => ({ ...structuredClone(EXAMPLE_ORDER), ...over });
 const post = (
@@ -21,7 +14,7 @@ const post = (
   data: unknown,
   opts: { serviceType?: string; applyDefaultModifiers?: boolean } = {},
 ) =>
-  world.hosted('POST', path, {
+  suite.world.hosted('POST', path, {
     serviceType: opts.serviceType ?? 'DoorDash',
     body: {
       ...(opts.applyDefaultModifiers === undefined
@@ -108,25 +101,25 @@ describe('POST /PriceOrder', () => {
   }); // prettier-ignore
 
   it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
-    const org = await world.partner.org();
-    const { id, grant } = await world.partner.orgToken(org, ['orders'], 'pricing');
+    const org = await suite.world.partner.org();
+    const { id, grant } = await suite.world.partner.orgToken(org, ['orders'], 'pricing');
     const priceAs = () =>
-      world.hosted('POST', '/PriceOrder', { token: grant.access_token, serviceType: 'DoorDash', body: { data: order() } });
+      suite.world.hosted('POST', '/PriceOrder', { token: grant.access_token, serviceType: 'DoorDash', body: { data: order() } });
     expect((await priceAs()).status).toBe(200);
-    const revoked = await call('DELETE', `${platform.url}/tokens/${id}`, { token: world.partner.token });
+    const revoked = await call('DELETE', `${suite.platform.url}/tokens/${id}`, { token: suite.world.partner.token });
     expect(revoked.status).toBe(200);
     const res = await priceAs();
     expect([res.status, codeOf(res)]).toEqual([401, 'invalid_token']);
     // Also when the request fails before its query (a store it cannot see).
-    expect((await world.hosted('POST', '/PriceOrder', { token: grant.access_token, store: 9999, serviceType: 'DoorDash', body: { data: order() } })).status).toBe(401);
+    expect((await suite.world.hosted('POST', '/PriceOrder', { token: grant.access_token, store: 9999, serviceType: 'DoorDash', body: { data: order() } })).status).toBe(401);
   }); // prettier-ignore
 
   it('needs X-Service-Type and the orders scope', async () => {
-    const res = await world.hosted('POST', '/PriceOrder', { body: { data: order() } });
+    const res = await suite.world.hosted('POST', '/PriceOrder', { body: { data: order() } });
     expect(res.status).toBe(400);
     expect(res.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-service-type');
-    const menuOnly = await world.partner.tokenWith(['menu']);
-    const forbidden = await world.hosted('POST', '/PriceOrder', {
+    const menuOnly = await suite.world.partner.tokenWith(['menu']);
+    const forbidden = await suite.world.hosted('POST', '/PriceOrder', {
       token: menuOnly,
       serviceType: 'DoorDash',
       body: { data: order() },
@@ -146,12 +139,12 @@ describe('POST /Orders and what follows', () => {
     // Due in the past: ready after the order type's 20 minutes from now.
     expect(Date.parse(o.estimatedTime!)).toBeGreaterThan(Date.now() + 19 * 60_000);
 
-    const read = await world.hosted('GET', `/Orders/${o.id}`);
+    const read = await suite.world.hosted('GET', `/Orders/${o.id}`);
     expect(read.body.data).toEqual(placed.body.data);
-    const status = await world.hosted('GET', `/Orders/${o.id}/Status`);
+    const status = await suite.world.hosted('GET', `/Orders/${o.id}/Status`);
     expect(status.body.data).toEqual({ id: o.id, status: 'accepted', estimatedTime: o.estimatedTime, sourceReferenceId: 'ref-1', rejectReason: null });
 
-    const pay = (body: unknown) => world.hosted('POST', `/Orders/${o.id}/ApplyCreditCardPayment`, { body: { data: body } });
+    const pay = (body: unknown) => suite.world.hosted('POST', `/Orders/${o.id}/ApplyCreditCardPayment`, { body: { data: body } });
     const failed = await pay(card('4242', 1000, 'FAILURE'));
     expect(failed.status).toBe(200);
     expect(failed.body.data.paymentTotal).toBe(0);
@@ -165,11 +158,11 @@ describe('POST /Orders and what follows', () => {
     expect(rest.body.data).toMatchObject({ paymentTotal: o.total, tipTotal: 400 });
     expect(rest.body.data.payments).toHaveLength(2);
 
-    const cancel = await world.hosted('POST', `/Orders/${o.id}/Cancel`);
+    const cancel = await suite.world.hosted('POST', `/Orders/${o.id}/Cancel`);
     expect(cancel.status).toBe(200);
     expect(cancel.body.data.status).toBe('cancelled');
-    expect((await world.hosted('POST', `/Orders/${o.id}/Cancel`)).status).toBe(200); // a retry
-    const stages = (await world.hosted('GET', `/Orders/${o.id}`)).body.data.stages;
+    expect((await suite.world.hosted('POST', `/Orders/${o.id}/Cancel`)).status).toBe(200); // a retry
+    const stages = (await suite.world.hosted('GET', `/Orders/${o.id}`)).body.data.stages;
     expect(stages.map((s: { name: string; endTime: string | null }) => [s.name, s.endTime === null])).toEqual([
       ['created', false],
       ['accepted', false],
@@ -185,9 +178,9 @@ describe('POST /Orders and what follows', () => {
     expect(closed.body.messagesDetails[0]).toMatchObject({ id: 'order_rejected', messageType: 'ERROR' });
     expect(closed.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed', estimatedTime: null, payments: [] });
     expect(closed.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('creditCardPayments');
-    const stored = await world.hosted('GET', `/Orders/${closed.body.data.id}/Status`);
+    const stored = await suite.world.hosted('GET', `/Orders/${closed.body.data.id}/Status`);
     expect(stored.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed' });
-    const cancel = await world.hosted('POST', `/Orders/${closed.body.data.id}/Cancel`);
+    const cancel = await suite.world.hosted('POST', `/Orders/${closed.body.data.id}/Cancel`);
     expect([cancel.status, codeOf(cancel)]).toEqual([409, 'invalid_transition']);
 
     const underMinimum = await post('/Orders', order({ orderType: 'Delivery', items: [{ id: 'soda', qty: 1, price: 0 }], discounts: [] }));
@@ -203,7 +196,7 @@ describe('POST /Orders and what follows', () => {
     const b = await post('/Orders', order({ deferDue: '2026-12-03T12:30:00-05:00', sourceReferenceId: 'list-b' }), { serviceType: 'GrubHub' });
     const c = await post('/Orders', order({ deferDue: '2026-12-04T12:30:00-05:00', sourceReferenceId: 'list-c' }));
     for (const r of [a, b, c]) expect(r.status, r.text).toBe(201);
-    const ids = async (q: string) => ((await world.hosted('GET', `/Orders?${q}`)).body.data as { id: number }[]).map((o) => o.id);
+    const ids = async (q: string) => ((await suite.world.hosted('GET', `/Orders?${q}`)).body.data as { id: number }[]).map((o) => o.id);
     const range = await ids('businessDateFrom=2026-12-01&businessDateTo=2026-12-03');
     expect(range).toContain(a.body.data.id);
     expect(range).toContain(b.body.data.id);
@@ -213,28 +206,28 @@ describe('POST /Orders and what follows', () => {
     expect(await ids('businessDateFrom=2026-12-01&sourceReferenceId=list-a')).toEqual([a.body.data.id]);
     expect(await ids('businessDateFrom=2026-12-01&customerId=cust-9')).toEqual([a.body.data.id]);
     expect(await ids('businessDateFrom=2026-12-01&phoneNumber=%2B12125550999')).toEqual([a.body.data.id]);
-    const noStages = (await world.hosted('GET', '/Orders?businessDateFrom=2026-12-04')).body.data[0];
+    const noStages = (await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-04')).body.data[0];
     expect(noStages.stages).toBeUndefined();
-    const withStages = (await world.hosted('GET', '/Orders?businessDateFrom=2026-12-04&includeStageTimes=true')).body.data[0];
+    const withStages = (await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-04&includeStageTimes=true')).body.data[0];
     expect(withStages.stages).toHaveLength(2);
     for (const q of ['businessDateFrom=2026-12-01&businessDateTo=2026-12-04', 'businessDateFrom=2026-12-03&businessDateTo=2026-12-01']) {
-      const res = await world.hosted('GET', `/Orders?${q}`);
+      const res = await suite.world.hosted('GET', `/Orders?${q}`);
       expect([res.status, codeOf(res)]).toEqual([400, 'date_range_too_long']);
     }
-    expect((await world.hosted('GET', '/Orders?businessDateFrom=2026-13-01')).status).toBe(400);
+    expect((await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-13-01')).status).toBe(400);
 
-    const byRef = await world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-b', { serviceType: 'GrubHub' });
+    const byRef = await suite.world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-b', { serviceType: 'GrubHub' });
     expect(byRef.status).toBe(200);
     expect(byRef.body.data).toMatchObject({ id: b.body.data.id, status: 'cancelled' });
-    const wrongChannel = await world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-a', { serviceType: 'GrubHub' });
+    const wrongChannel = await suite.world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-a', { serviceType: 'GrubHub' });
     expect(wrongChannel.status).toBe(404);
   }); // prettier-ignore
 
   it('moves through the store’s statuses by the operator, and refuses moves the machine does not list', async () => {
     const { id } = (await post('/Orders', order())).body.data;
-    const db = platform.app.ctx.db;
+    const db = suite.platform.app.ctx.db;
     expect(await moveByOperator(db, id, 'ready')).toMatchObject({ id, status: 'ready' });
-    const late = await world.hosted('POST', `/Orders/${id}/Cancel`);
+    const late = await suite.world.hosted('POST', `/Orders/${id}/Cancel`);
     expect([late.status, codeOf(late)]).toEqual([409, 'invalid_transition']);
     expect(late.body.messagesDetails.map((m: { message: string }) => m.message).join(' ')).toContain(
       'deliveryStarted',
@@ -245,7 +238,7 @@ describe('POST /Orders and what follows', () => {
     await expect(moveByOperator(db, id, 'ready')).rejects.toMatchObject({ code: 'invalid_transition' });
     await expect(moveByOperator(db, id, 'eaten')).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(moveByOperator(db, 999_999, 'ready')).rejects.toMatchObject({ code: 'not_found' });
-    const stages = (await world.hosted('GET', `/Orders/${id}`)).body.data.stages.map(
+    const stages = (await suite.world.hosted('GET', `/Orders/${id}`)).body.data.stages.map(
       (s: { name: string }) => s.name,
     );
     expect(stages).toEqual([
@@ -261,8 +254,8 @@ describe('POST /Orders and what follows', () => {
   it("keeps orders to their store and the partner that placed them: anyone else's is 404", async () => {
     const placed = await post('/Orders', order({ sourceReferenceId: 'mine' }));
     const id = placed.body.data.id;
-    expect((await world.hosted('GET', `/Orders/${id}`, { store: 1002 })).status).toBe(404);
-    const stranger = await hostedWorld(platform); // another partner, granted the same company
+    expect((await suite.world.hosted('GET', `/Orders/${id}`, { store: 1002 })).status).toBe(404);
+    const stranger = await hostedWorld(suite.platform); // another partner, granted the same company
     for (const [method, path] of [['GET', `/Orders/${id}`], ['GET', `/Orders/${id}/Status`], ['POST', `/Orders/${id}/Cancel`]]) {
       expect((await stranger.hosted(method!, path!)).status, path).toBe(404);
     }

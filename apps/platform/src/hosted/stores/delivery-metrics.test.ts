@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
-import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { hostedSuite, hostedWorld, type HostedWorld } from '../testing.ts';
 import { zoneOf } from './delivery-metrics.ts';
 import { greatCircleMiles } from './geo.ts';
 
@@ -42,36 +42,32 @@ describe('zoneOf (point in polygon)', () => {
 });
 
 describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
-  let platform: TestPlatform;
-  let world: HostedWorld;
-  beforeAll(async () => {
-    platform = await startTestPlatform();
-    world = await hostedWorld(platform);
-  });
-  afterAll(() => platform?.stop());
+  const suite = hostedSuite();
 
   it('places an address in its zone, with distances in the unit asked and the fee in cents', async () => {
-    const res = await world.hosted('GET', query(['350', 'W 24th St']));
+    const res = await suite.world.hosted('GET', query(['350', 'W 24th St']));
     expect(res.status, res.text).toBe(200);
     const miles = greatCircleMiles(STORE, { latitude: 40.7465, longitude: -73.9988 });
     expect(res.body.data).toEqual({ zoneName: 'Chelsea', deliverable: true, distance: Math.round(miles * 100) / 100, drivingDistance: null, distanceUOM: 'mi', deliveryFee: 150, latitude: 40.7465, longitude: -73.9988 });
-    const km = await world.hosted('GET', query(['350', 'W 24th St'], '&distanceUOM=km'));
+    const km = await suite.world.hosted('GET', query(['350', 'W 24th St'], '&distanceUOM=km'));
     expect(km.body.data.distance).toBe(Math.round(miles * 1.609344 * 100) / 100);
     expect(km.body.data.distanceUOM).toBe('km');
   }); // prettier-ignore
 
   it('is not deliverable in the notch of a concave zone, and says why there is no driving distance', async () => {
-    const res = await world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=true'));
+    const res = await suite.world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=true'));
     expect(res.body.data).toMatchObject({ zoneName: null, deliverable: false, deliveryFee: 0, drivingDistance: null });
     expect(res.body.messagesDetails).toEqual([{ id: 'drivingDistance', message: expect.stringContaining('ROUTE_URL'), messageType: 'WARNING' }]);
   }); // prettier-ignore
 
   it('refuses an address it cannot place, and bad parameters', async () => {
-    const res = await world.hosted('GET', query(['1', 'Nowhere Ln']));
+    const res = await suite.world.hosted('GET', query(['1', 'Nowhere Ln']));
     expect([res.status, res.body.messagesDetails[0].id]).toEqual([422, 'address_not_found']);
-    expect((await world.hosted('GET', query(['350', 'W 24th St'], '&distanceUOM=furlong'))).status).toBe(400);
     expect(
-      (await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/DeliveryMetrics?streetNumber=1`)).status,
+      (await suite.world.hosted('GET', query(['350', 'W 24th St'], '&distanceUOM=furlong'))).status,
+    ).toBe(400);
+    expect(
+      (await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/DeliveryMetrics?streetNumber=1`)).status,
     ).toBe(400);
   });
 });

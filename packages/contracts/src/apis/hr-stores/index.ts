@@ -281,18 +281,7 @@ export const StoreOrderType = z
   .meta({ id: 'StoreOrderType' });
 export type StoreOrderType = z.infer<typeof StoreOrderType>;
 
-const exampleGeoFence = {
-  id: 'Chelsea',
-  delivery: true,
-  additionalFee: 1.5,
-  driverCompensation: 3,
-  geoCodes: [
-    { sequence: 1, latitude: 40.7505, longitude: -74.0087 },
-    { sequence: 2, latitude: 40.7505, longitude: -73.9897 },
-    { sequence: 3, latitude: 40.7385, longitude: -73.9897 },
-    { sequence: 4, latitude: 40.7385, longitude: -74.0087 },
-  ],
-};
+const exampleGeoFence = demo.geoFences[0];
 
 export const listGeoFences = defineOperation({
   ...common,
