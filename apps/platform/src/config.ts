@@ -31,6 +31,11 @@ export interface Config {
    * address file) and an OSRM-compatible route service (ROUTE_URL; absent: no driving distances).
    */
   geo?: { geocoderUrl?: string | undefined; routeUrl?: string | undefined };
+  /**
+   * Store API e-mail: an SMTP server (SMTP_URL, e.g. smtp://user:pass@mail.example.com:587); without
+   * one, messages are written as .eml files to `mailDir` (MAIL_DIR, default DATA_DIR/mail).
+   */
+  mail?: { smtpUrl?: string | undefined; mailDir?: string | undefined };
   worker: {
     pollMs: number;
     leaseMs: number;
@@ -127,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: httpTimeouts(env),
     sandbox: env.SANDBOX !== 'off',
     geo: { geocoderUrl: env.GEOCODER_URL || undefined, routeUrl: env.ROUTE_URL || undefined },
+    mail: { smtpUrl: env.SMTP_URL || undefined, mailDir: env.MAIL_DIR || undefined },
     worker: {
       pollMs: int(env, 'WORKER_POLL_MS', 250),
       leaseMs: int(env, 'WORKER_LEASE_MS', 30_000),

@@ -7,6 +7,7 @@ import { dspCall, posCall } from './orders/calls.ts';
 import { confirmationTimeout, releaseJob } from './orders/effects.ts';
 import { applyQueuedEvent } from './orders/relay.ts';
 import { resumeJob } from './orders/store-status.ts';
+import { emailJob } from './hosted/stores/email.ts';
 
 /**
  * Every job kind the platform runs: the one list handed to the worker. A kind defined but not
@@ -27,4 +28,5 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   menuIngest,
   menuPublish,
   menuNotifyPos,
+  emailJob,
 ];

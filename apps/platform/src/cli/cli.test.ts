@@ -261,6 +261,11 @@ describe('stream-platform CLI', () => {
       const line = await server.waitForLog((l) => l.reqId === id && l.res?.statusCode === 200);
       expect(line).toMatchObject({ service: 'stream-platform', level: 30 });
       expect((await call('GET', `${server.url}/readyz`)).body.status).toBe('ready');
+      // No SMTP_URL: it says where Store API e-mail goes instead.
+      const mail = await server.waitForLog(
+        (l) => (l as { msg?: string }).msg?.startsWith('SMTP_URL is not set') ?? false,
+      );
+      expect(mail).toMatchObject({ mailDir: join(dataDir, 'mail') });
     },
     SLOW,
   );

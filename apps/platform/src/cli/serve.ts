@@ -1,3 +1,4 @@
+import { mailFolder } from '../hosted/stores/email.ts';
 import { loadConfig } from '../config.ts';
 import { startPlatform, type RunningPlatform } from '../server.ts';
 import { parseFlags, printJson } from './args.ts';
@@ -53,6 +54,12 @@ export async function serve(args: string[]): Promise<void> {
       { publicUrl: platform.app.ctx.config.publicUrl },
       'PUBLIC_URL is not set: tokens are issued for this port only. Give every process sharing this ' +
         "database the same PUBLIC_URL (and ENCRYPTION_KEY), or they reject each other's tokens.",
+    );
+  }
+  if (!config.mail?.smtpUrl) {
+    platform.app.log.warn(
+      { mailDir: mailFolder(platform.app.ctx) },
+      'SMTP_URL is not set: e-mail the Store API sends is written as .eml files to this folder, not sent.',
     );
   }
   if (draining) stop(platform, draining); // signalled while starting

@@ -41,10 +41,13 @@ export async function hostedWorld(platform: TestPlatform): Promise<HostedWorld> 
  * A test file's platform and hosted world, started before its tests and stopped after them. Read
  * `suite.platform` and `suite.world` inside tests (they are set by then).
  */
-export function hostedSuite(overrides: Partial<Config> = {}): { platform: TestPlatform; world: HostedWorld } {
+export function hostedSuite(
+  /** Configuration overrides, or a function of them read when the suite starts (a port known by then). */
+  overrides: Partial<Config> | (() => Partial<Config>) = {},
+): { platform: TestPlatform; world: HostedWorld } {
   const suite = {} as { platform: TestPlatform; world: HostedWorld };
   beforeAll(async () => {
-    suite.platform = await startTestPlatform(overrides);
+    suite.platform = await startTestPlatform(typeof overrides === 'function' ? overrides() : overrides);
     suite.world = await hostedWorld(suite.platform);
   });
   afterAll(() => suite.platform?.stop());

@@ -171,3 +171,26 @@ export const cardTransactions = pgTable(
       .where(sql`status = 'SUCCESS'`),
   ],
 );
+
+/** E-mail a partner sends on a store's behalf: stored, then sent by the outbox (`stores.email`). */
+export const storeEmails = pgTable(
+  'store_emails',
+  {
+    id: text('id').primaryKey(),
+    storeId: integer('store_id')
+      .notNull()
+      .references(() => stores.id),
+    partnerId: ref('partner_id', () => partners.id),
+    /** The message as the partner sent it (`EmailMessage`). */
+    message: jsonb('message').$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    messageId: text('message_id'),
+    sentAt: timestamptz('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('store_emails_store').on(t.storeId, t.createdAt)],
+);

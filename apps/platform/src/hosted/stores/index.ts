@@ -1,5 +1,7 @@
 import { defineCapability } from '../../http/api.ts';
 import { registerDeliveryMetricsRoute } from './delivery-metrics.route.ts';
+import { registerEmailRoute } from './email.route.ts';
+import { registerPostEmailRoute } from './post-email.route.ts';
 import { registerGatewayCredentialsRoute } from './gateway-credentials.route.ts';
 import { registerGeoFencesRoute } from './geo-fences.route.ts';
 import { registerOrderTypesRoute } from './order-types.route.ts';
@@ -18,4 +20,6 @@ export const hostedStoresCapability = defineCapability('/Stores', (scope) => {
   registerOrderTypesRoute(scope);
   registerDeliveryMetricsRoute(scope);
   registerEstimatedTimeRoute(scope);
+  registerEmailRoute(scope);
+  registerPostEmailRoute(scope);
 });

@@ -14,9 +14,9 @@ import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '../hr-menu/demo.ts
 import { OperationPeriod } from '../hr-menu/menu.ts';
 
 /**
- * The Store API (restaurant-apis.md section 7), the part served so far: store search by radius, a
- * store, its service types, system configuration, geofences, gateway credentials and order types.
- * Delivery metrics, estimated times and e-mail are still to come (issue 12).
+ * The Store API (restaurant-apis.md section 7): store search by radius, a store, its service types,
+ * system configuration, geofences, gateway credentials, order types and estimated times, delivery
+ * metrics, and e-mail (plus `GET /Stores/{id}/Email/{emailId}`, each message's outcome).
  */
 
 const common = {
@@ -538,6 +538,157 @@ the desired time and now plus the order type's \`estimatedTime\` minutes. When t
   errors: HOSTED_ERRORS,
 });
 
+const EmailAddress = z.object({
+  email: z.email('must be an e-mail address').max(254),
+  name: z.string().max(100).optional(),
+});
+
+export const EmailMessage = z
+  .object({
+    toEmails: z.array(EmailAddress).min(1, 'needs at least one recipient').max(50),
+    ccEmails: z.array(EmailAddress).max(50).default([]),
+    bccEmails: z.array(EmailAddress).max(50).default([]),
+    fromEmail: EmailAddress,
+    subject: z.string().min(1).max(998),
+    contents: z
+      .array(
+        z.object({
+          contentType: z.enum(['text/plain', 'text/html']),
+          value: z.string().max(1_000_000),
+        }),
+      )
+      .min(1, 'needs a text/plain or text/html content')
+      .max(2),
+    attachments: z
+      .array(
+        z.object({
+          content: z.base64('must be base64').max(700_000),
+          type: z.string().min(1).max(100).meta({ description: 'The MIME type, e.g. application/pdf.' }),
+          filename: z.string().min(1).max(255),
+          disposition: z.enum(['attachment', 'inline']).default('attachment'),
+          contentId: z
+            .string()
+            .max(100)
+            .optional()
+            .meta({ description: 'For an inline image: the cid the HTML names.' }),
+        }),
+      )
+      .max(10)
+      .default([]),
+    tags: z
+      .object({ siteId: z.string().max(50).optional(), emailType: z.string().max(50).optional() })
+      .optional(),
+  })
+  .meta({ id: 'EmailMessage' });
+export type EmailMessage = z.infer<typeof EmailMessage>;
+
+export const EmailOutcome = z
+  .object({
+    id: z.string().meta({ description: "The platform's id of the message (`eml_…`)." }),
+    status: z.enum(['queued', 'sent', 'failed']).meta({
+      description:
+        '`queued`: waiting or being retried; `sent`: the SMTP server accepted it; `failed`: it gave up.',
+    }),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    messageId: z.string().nullable().meta({ description: 'The Message-ID the SMTP server accepted.' }),
+    sentAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'EmailOutcome' });
+
+const emailExample = {
+  toEmails: [{ email: 'ana@example.com', name: 'Ana Lima' }],
+  fromEmail: { email: 'orders@pizza.example', name: 'Stream Pizza Chelsea' },
+  subject: 'Your receipt',
+  contents: [{ contentType: 'text/plain', value: 'Thanks for your order!' }],
+  attachments: [
+    {
+      content: 'UmVjZWlwdCAjNDcxMQ==',
+      type: 'text/plain',
+      filename: 'receipt.txt',
+      disposition: 'attachment',
+    },
+  ],
+  tags: { siteId: 'chelsea', emailType: 'receipt' },
+};
+const queuedExample = ok('1 message queued.', [
+  {
+    id: 'eml_5d2f1a7c9b3e4f5a6b7c8d9e',
+    status: 'queued',
+    attempts: 0,
+    lastError: null,
+    messageId: null,
+    sentAt: null,
+  },
+]);
+const emailRequest = {
+  params: storeParams,
+  body: z.object({ data: z.array(EmailMessage).min(1).max(20) }),
+  example: { data: [emailExample] },
+};
+
+export const sendStoreEmail = defineOperation({
+  ...common,
+  operationId: 'sendStoreEmail',
+  method: 'POST',
+  path: '/Stores/{id}/Email',
+  summary: "Send e-mail on a store's behalf",
+  description: `Queues the messages and answers 202 with an id for each: they are stored before the answer and sent through
+the platform's SMTP server by the outbox, retried with backoff while the server refuses them for a while (about an hour in
+all), each sent once. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64.
+${WHO}`,
+  request: emailRequest,
+  responses: {
+    202: { description: 'Queued.', schema: hostedAnswer(z.array(EmailOutcome)), example: queuedExample },
+  },
+  errors: HOSTED_BODY_ERRORS,
+});
+
+export const postStoreEmail = defineOperation({
+  ...common,
+  operationId: 'postStoreEmail',
+  method: 'POST',
+  path: '/Stores/{id}/PostEmail',
+  summary: 'Send e-mail (deprecated)',
+  description: `Deprecated: use \`POST /Stores/{id}/Email\`, which this does exactly (its answer carries a WARNING saying so). ${WHO}`,
+  deprecated: true,
+  request: emailRequest,
+  responses: {
+    202: { description: 'Queued.', schema: hostedAnswer(z.array(EmailOutcome)), example: queuedExample },
+  },
+  errors: HOSTED_BODY_ERRORS,
+});
+
+export const getStoreEmail = defineOperation({
+  ...common,
+  operationId: 'getStoreEmail',
+  method: 'GET',
+  path: '/Stores/{id}/Email/{emailId}',
+  summary: "A message's outcome",
+  description: `Whether a message was sent, how many attempts it took and the last error. ${WHO}`,
+  request: {
+    params: storeParams.extend({
+      emailId: z.string().regex(/^eml_[A-Za-z0-9]{1,64}$/, 'must be a message id (eml_…)'),
+    }),
+    example: { id: String(DEMO_STORE_ID), emailId: 'eml_5d2f1a7c9b3e4f5a6b7c8d9e' },
+  },
+  responses: {
+    200: {
+      description: 'The outcome.',
+      schema: hostedAnswer(EmailOutcome),
+      example: ok('Sent.', {
+        id: 'eml_5d2f1a7c9b3e4f5a6b7c8d9e',
+        status: 'sent',
+        attempts: 1,
+        lastError: null,
+        messageId: '<b1f0@pizza.example>',
+        sentAt: '2026-12-01T23:31:05.000Z',
+      }),
+    },
+  },
+  errors: HOSTED_ERRORS,
+});
+
 export const HR_STORE_OPERATIONS = [
   searchStores,
   getStore,
@@ -551,4 +702,7 @@ export const HR_STORE_OPERATIONS = [
   patchStoreOrderType,
   getDeliveryMetrics,
   getEstimatedTime,
+  sendStoreEmail,
+  postStoreEmail,
+  getStoreEmail,
 ];

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
+import { waitFor } from '../../../test/wait.ts';
+import { hostedSuite } from '../testing.ts';
+
+const PDF = Buffer.from('%PDF-1.4 receipt 4711').toString('base64');
+const message = (subject: string) => ({
+  toEmails: [{ email: 'ana@example.com', name: 'Ana Lima' }],
+  ccEmails: [{ email: 'manager@pizza.example' }],
+  bccEmails: [{ email: 'audit@pizza.example' }],
+  fromEmail: { email: 'orders@pizza.example', name: 'Stream Pizza Chelsea' },
+  subject,
+  contents: [
+    { contentType: 'text/plain', value: 'Thanks for your order!' },
+    { contentType: 'text/html', value: '<p>Thanks for your order! <img src="cid:logo@pizza"></p>' },
+  ],
+  attachments: [
+    { content: PDF, type: 'application/pdf', filename: 'receipt.pdf' },
+    { content: Buffer.from('PNG').toString('base64'), type: 'image/png', filename: 'logo.png', disposition: 'inline', contentId: 'logo@pizza' },
+  ],
+  tags: { siteId: 'chelsea', emailType: 'receipt' },
+}); // prettier-ignore
+
+describe('POST /Stores/{id}/Email through an SMTP server', () => {
+  const received: { mail: ParsedMail; rcpt: string[] }[] = [];
+  let flakyArrivals = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', async () => {
+        const mail = await simpleParser(Buffer.concat(chunks));
+        // The first attempt of a "flaky" message is refused with a temporary error; the retry is taken.
+        if (mail.subject === 'flaky' && flakyArrivals++ === 0) {
+          return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        }
+        received.push({ mail, rcpt: session.envelope.rcptTo.map((r) => r.address) });
+        callback();
+      });
+    },
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  });
+  const suite = hostedSuite(() => ({
+    mail: { smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}` },
+  }));
+  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+  it('stores, answers 202, sends with every recipient, content and attachment, and records the outcome', async () => {
+    const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [message('Your receipt')] } });
+    expect(res.status, res.text).toBe(202);
+    const [queued] = res.body.data;
+    expect(queued).toMatchObject({ id: expect.stringMatching(/^eml_/), status: 'queued' });
+    const outcome = () => suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/Email/${queued.id}`);
+    await waitFor(async () => (await outcome()).body.data.status === 'sent');
+    expect((await outcome()).body.data).toMatchObject({ status: 'sent', attempts: 1, lastError: null, messageId: expect.any(String) });
+    const got = received.find((r) => r.mail.subject === 'Your receipt')!;
+    expect(got.rcpt.sort()).toEqual(['ana@example.com', 'audit@pizza.example', 'manager@pizza.example']);
+    expect(got.mail.text?.trim()).toBe('Thanks for your order!');
+    expect(got.mail.html).toContain('<img'); // mailparser inlines the cid image it was sent
+    expect(got.mail.headers.get('x-stream-email-type')).toBe('receipt');
+    const pdf = got.mail.attachments.find((a) => a.filename === 'receipt.pdf');
+    const logo = got.mail.attachments.find((a) => a.filename === 'logo.png');
+    expect([pdf!.filename, pdf!.contentType, pdf!.content.toString()]).toEqual(['receipt.pdf', 'application/pdf', '%PDF-1.4 receipt 4711']);
+    expect([logo!.contentDisposition, logo!.cid]).toEqual(['inline', 'logo@pizza']);
+  }); // prettier-ignore
+
+  it('retries a message the server refuses for a while, and delivers it once', async () => {
+    const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/PostEmail`, { body: { data: [message('flaky')] } });
+    expect(res.status).toBe(202);
+    expect(res.body.messagesDetails[0]).toMatchObject({ id: 'deprecated', messageType: 'WARNING' });
+    expect(res.headers.get('deprecation')).toBe('true');
+    const id = res.body.data[0].id;
+    await waitFor(async () => (await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/Email/${id}`)).body.data.status === 'sent', 20_000);
+    const outcome = (await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/Email/${id}`)).body.data;
+    expect(outcome).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
+    expect(received.filter((r) => r.mail.subject === 'flaky')).toHaveLength(1);
+    expect(flakyArrivals).toBe(2); // refused once, taken once
+  }, 30_000); // prettier-ignore
+
+  it('refuses bad messages with 400 and stores nothing; another partner sees no outcome', async () => {
+    for (const data of [[], [{ ...message('x'), toEmails: [] }], [{ ...message('x'), fromEmail: { email: 'not-an-address' } }], [{ ...message('x'), attachments: [{ content: '***', type: 'a/b', filename: 'f' }] }], [{ ...message('x'), contents: [{ contentType: 'text/rtf', value: 'x' }] }]]) {
+      const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data } });
+      expect(res.status).toBe(400);
+    }
+    expect((await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/Email/eml_nothere`)).status).toBe(404);
+  }); // prettier-ignore
+});
+
+describe('POST /Stores/{id}/Email without SMTP_URL', () => {
+  const suite = hostedSuite();
+  it('writes the message to the mail folder as a .eml file', async () => {
+    const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [message('To the folder')] } });
+    const id = res.body.data[0].id;
+    const file = join(suite.platform.config.dataDir, 'mail', `${id}.eml`);
+    await waitFor(async () => existsSync(file));
+    const mail = await simpleParser(readFileSync(file));
+    expect([mail.subject, mail.attachments.length]).toEqual(['To the folder', 2]);
+  }); // prettier-ignore
+});
