@@ -177,8 +177,10 @@ function amounts(
   orderLeft: number,
 ): { lines: number[]; order: number } {
   const perLine = lines.map(() => 0);
+  // Never more than what is left of the line, nor of the order (an order discount before it counts).
+  const taken = () => perLine.reduce((a, b) => a + b, 0);
   const cap = (i: number, cents: number) =>
-    (perLine[i] = Math.min(lineLeft(i), perLine[i]! + Math.max(0, cents)));
+    (perLine[i] = Math.min(lineLeft(i), perLine[i]! + Math.max(0, Math.min(cents, orderLeft - taken()))));
   const cheapest = () => {
     const i = [...targets].sort((a, b) => lines[a]!.unit - lines[b]!.unit)[0]!;
     cap(i, off(d, Math.min(lines[i]!.unit, lineLeft(i))));

@@ -370,6 +370,25 @@ describe('discounts by type and scope', () => {
     expect(priceWith([once], ITEMS, [{ sourceDiscount: 'ghost' }]).order.discounts[0]).toMatchObject({ valid: false, sourceDiscount: 'ghost' });
   }); // prettier-ignore
 
+  it('never takes more than what is left of the order: a line discount after an order discount', () => {
+    const r = priceWith(
+      [
+        { discountScope: 'Order', discountType: 'PercentOff', discountValue: 90 },
+        {
+          discountScope: 'Item',
+          discountType: 'AmountOff',
+          discountValue: 1000,
+          conditions: { items: ['burger'] },
+        },
+      ],
+      ITEMS,
+    );
+    expect(r.order.discounts.map((d) => d.discountValue)).toEqual([2160, 240]);
+    expect(r.order.discountTotal).toBe(r.order.subtotal);
+    expect(r.order.total).toBe(0);
+    for (const t of r.order.taxes) expect(t.taxableAmount).toBeGreaterThanOrEqual(0);
+  });
+
   it('never takes more than what is left after earlier discounts', () => {
     const r = priceWith([{ discountScope: 'Order', discountType: 'PercentOff', discountValue: 90 }, { discountScope: 'Order', discountType: 'AmountOff', discountValue: 1000 }], ITEMS);
     expect(r.order.discounts.map((d) => d.discountValue)).toEqual([2160, 240]);
