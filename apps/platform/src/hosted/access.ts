@@ -4,6 +4,7 @@ import type { PartnerAuth } from '../auth/bearer.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { companyGrants, stores } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { localTime } from './zoned-time.ts';
 
 export type StoreRow = typeof stores.$inferSelect;
 
@@ -33,15 +34,15 @@ export async function findGrantedStore(
     .where(and(eq(stores.id, storeId), eq(companyGrants.partnerId, auth.partnerId)));
   const [row] = forUpdate ? await query.for('update', { of: stores }) : await query;
   if (!row) throw storeNotVisible(storeId);
-  return { ...row.store, zone: STORE_TIME_ZONES[row.store.timeZone as StoreTimeZone] ?? 'UTC' };
+  return hostedStoreOf(row.store);
 }
 
+/** A store row with the IANA zone its `timeZone` names (section 9's names). */
+export const hostedStoreOf = (row: StoreRow): HostedStore => ({
+  ...row,
+  zone: STORE_TIME_ZONES[row.timeZone as StoreTimeZone] ?? 'UTC',
+});
+
 /** The store's calendar date (YYYY-MM-DD) at an instant. */
-export function storeDate(store: Pick<HostedStore, 'zone'>, at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: store.zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-}
+export const storeDate = (store: Pick<HostedStore, 'zone'>, at: Date): string =>
+  localTime(at, store.zone).date;

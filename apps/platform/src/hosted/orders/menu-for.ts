@@ -1,13 +1,13 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { OrderInput } from '@stream/contracts/apis/hr-orders/order';
 import type { Menu } from '@stream/contracts/apis/hr-menu/menu';
-import { STORE_TIME_ZONES, type ServiceType, type StoreTimeZone } from '@stream/contracts/hosted';
+import type { ServiceType } from '@stream/contracts/hosted';
 import { settleRevocation, tokenLiveSql, type PartnerAuth } from '../../auth/bearer.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
 import { companyGrants, hostedMenus, stores } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
-import { storeNotVisible, type HostedStore } from '../access.ts';
+import { hostedStoreOf, storeNotVisible, type HostedStore } from '../access.ts';
 import { menuOf } from '../menus/store-menus.ts';
 
 /**
@@ -50,7 +50,7 @@ export async function storeAndMenuForOrder(
   settleRevocation(auth, rows[0]!.live);
   const row = rows[0]!.store;
   if (!row) throw storeNotVisible(storeId);
-  const store = { ...row, zone: STORE_TIME_ZONES[row.timeZone as StoreTimeZone] ?? 'UTC' };
+  const store = hostedStoreOf(row);
   const menus = rows.flatMap((r) => (r.menu ? [r.menu] : []));
   if (order.menuName !== undefined) {
     const named = menus.find((m) => m.name === order.menuName);
