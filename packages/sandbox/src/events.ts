@@ -50,7 +50,7 @@ const PROBLEMS = {
  * (`valid`, `missing`, `malformed`, `mismatch`, or `unchecked` when the sandbox was given no secret);
  * a bad one answers 401 as a real provider would.
  */
-function verifySignature(sim: Sim, req: FastifyRequest): 'valid' | 'unchecked' {
+export function verifySignature(sim: Sim, req: FastifyRequest): 'valid' | 'unchecked' {
   const secret = sim.opts.webhookSecret;
   if (!secret) {
     sim.note(req, 'signature', 'unchecked');

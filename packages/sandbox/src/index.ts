@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import { registerCertificationTrigger } from './certification.ts';
 import { CONTROL_PREFIX, registerControl } from './control.ts';
 import { registerDsp } from './dsp.ts';
 import { registerEvents } from './events.ts';
@@ -74,6 +75,7 @@ export function buildSandbox(kind: SandboxKind, options: SandboxOptions): Fastif
 
     registerControl(app, sim);
     REGISTER[kind](app, sim);
+    registerCertificationTrigger(app, sim);
   };
 }
 

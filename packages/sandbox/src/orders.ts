@@ -238,7 +238,7 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
  * A `new_order` without items for a store that has a published menu orders from that menu (its
  * stream_ids), as a real DSP's order would; before any menu the demo order's own ids are used.
  */
-function withMenuItems(sim: Sim, input: unknown): unknown {
+export function withMenuItems(sim: Sim, input: unknown): unknown {
   const given = (input ?? {}) as { type?: unknown; location_id?: unknown; order?: Record<string, unknown> };
   if (given.type !== 'new_order' || typeof given.location_id !== 'string') return input;
   if (

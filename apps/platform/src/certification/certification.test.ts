@@ -1,0 +1,237 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CertificationKind, CertificationReport } from '@stream/contracts/certification';
+import { createSandboxServer, sandboxControl } from '@stream/sandbox';
+import { faultyPartner, type Fault } from './faulty-partner.ts';
+import { listenInbox, type Inbox } from './inbox.ts';
+import { toJUnit } from './report.ts';
+import { runCertification, type RunOptions } from './runner.ts';
+
+const client = { client_id: 'platform', client_secret: 'sbxsec_test' };
+const secret = 'whsec_certification';
+const servers: FastifyInstance[] = [];
+const base = {} as Record<CertificationKind, string>;
+let inbox: Inbox;
+const prompts: string[] = [];
+
+beforeAll(async () => {
+  for (const kind of ['pos', 'dsp', 'events'] as const) {
+    const app = createSandboxServer(kind, {
+      clients: [client],
+      tokenSecret: 'tokens',
+      webhookSecret: secret,
+    });
+    servers.push(app);
+    base[kind] = await app.listen({ port: 0, host: '127.0.0.1' });
+  }
+  inbox = await listenInbox({ secret });
+});
+afterAll(async () => {
+  await inbox.close();
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+const run = (kind: CertificationKind, baseUrl = base[kind], more: Partial<RunOptions> = {}) =>
+  runCertification({
+    kind,
+    baseUrl,
+    client,
+    webhookSecret: secret,
+    timeoutMs: 2000,
+    webhookWaitMs: 1500,
+    inbox,
+    prompt: (line) => prompts.push(line),
+    ...more,
+  });
+
+const ids = (report: CertificationReport, status: 'failed' | 'skipped') =>
+  report.checks.filter((c) => c.status === status).map((c) => c.id);
+
+describe('the sandbox simulators certify green', () => {
+  it.each(['pos', 'events'] as const)('%s: every required check passes', async (kind) => {
+    const report = await run(kind);
+    expect(report.checks.filter((c) => c.required && c.status !== 'passed')).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(report.finished_at).not.toBeNull();
+  });
+
+  it('pos: the optional refusal check is a warning, saying what the sandbox did', async () => {
+    const report = await run('pos');
+    const reject = report.checks.find((c) => c.id === 'pos.orders.reject')!;
+    expect(reject).toMatchObject({ status: 'failed', required: false });
+    expect(reject.fix).toContain('it answered 200');
+    expect(report.passed).toBe(true);
+  });
+
+  it('dsp: passes with the v2 menu too, and the simulator found both files valid', async () => {
+    const report = await run('dsp', base.dsp, { menuV2: true });
+    expect(ids(report, 'failed')).toEqual([]);
+    expect(report.checks.map((c) => c.id)).toEqual(expect.arrayContaining(['dsp.menu.v1', 'dsp.menu.v2']));
+    const menus = await sandboxControl(base.dsp, client).menus();
+    expect(menus.length).toBeGreaterThan(0);
+    expect(menus.every((m) => m.valid)).toBe(true);
+  });
+
+  it('records what was sent and what came back, and what the partner sent', async () => {
+    const report = await run('events');
+    const received = report.checks.find((c) => c.id === 'events.webhooks.assign-driver')!;
+    expect(received.exchanges.map((e) => e.direction)).toEqual(['sent', 'received']);
+    expect(received.exchanges[0]).toMatchObject({ method: 'POST', status: 202 });
+    expect(received.exchanges[1]!.request_body).toMatchObject({ type: 'order.assign.driver' });
+    const confirmed = report.checks.find((c) => c.id === 'events.receive.confirmed')!;
+    expect(confirmed.exchanges).toEqual([
+      expect.objectContaining({
+        url: `${base.events}/event`,
+        status: 204,
+        request_body: expect.objectContaining({ type: 'order.confirmed' }),
+      }),
+    ]);
+  });
+});
+
+/** Each fault a partner's implementation might have, and exactly the checks it must fail. */
+const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: string[]; says: RegExp }[] = [
+  {
+    name: 'wrong status code: an unknown code answered 400',
+    kind: 'pos',
+    fault: { method: 'POST', path: '/stream-pos/v1/token', status: (s) => (s === 401 ? 400 : s) },
+    fails: ['pos.oauth.bad-code'],
+    says: /must answer 401; it answered 400/,
+  },
+  {
+    name: 'missing field: locations without provider_id',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/locations',
+      answer: (b) => ({
+        ...b,
+        locations: b.locations?.map(({ provider_id: _, ...l }: Record<string, unknown>) => l),
+      }),
+    },
+    fails: ['pos.locations'],
+    says: /locations\[0\]\.provider_id/,
+  },
+  {
+    name: 'slow answer past the timeout',
+    kind: 'pos',
+    fault: { path: '/stream-pos/v1/events', delayMs: 2500 },
+    fails: ['pos.events.publish'],
+    says: /no answer within 2000 ms/,
+  },
+  {
+    name: 'bad signature on a webhook it sends',
+    kind: 'events',
+    fault: { webhook: { type: 'order.assign.driver', badSignature: true } },
+    fails: ['events.webhooks.assign-driver'],
+    says: /Stream-Webhook-Signature failed \(signature_mismatch\)/,
+  },
+  {
+    name: 'signatures of events not checked',
+    kind: 'events',
+    fault: { path: '/event', resign: secret },
+    fails: ['events.signature.refused'],
+    says: /must be refused with 401; it answered 204/,
+  },
+  {
+    name: 'wrong currency case in a new order',
+    kind: 'dsp',
+    fault: {
+      webhook: { type: 'new_order', body: (b) => ({ ...b, order: { ...b.order, currency: 'USD' } }) },
+    },
+    fails: ['dsp.webhooks.new-order'],
+    says: /order\.currency/,
+  },
+  {
+    name: 'menu file never downloaded',
+    kind: 'dsp',
+    fault: { path: '/stream-dsp/v1/event', short: { status: 200, body: {} } },
+    fails: ['dsp.menu.v1'],
+    says: /never downloaded/,
+  },
+];
+
+describe('a broken implementation fails exactly the checks it breaks', () => {
+  it.each(FAULTS)('$name', async ({ kind, fault, fails, says }) => {
+    // A short-circuited event endpoint answers every event, so only the menu check can notice.
+    const proxy = await faultyPartner(base[kind], fault, secret);
+    try {
+      const report = await run(kind, proxy.url);
+      const failed = report.checks.filter((c) => c.status === 'failed' && c.required).map((c) => c.id);
+      expect(failed).toEqual(fails);
+      const first = report.checks.find((c) => c.id === fails[0])!;
+      expect(first.fix).toMatch(says);
+      expect(first.guide).toMatch(/^\/docs\//);
+      expect(report.passed).toBe(false);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('reports and edges', () => {
+  it('an unreachable partner ends quickly with a clear message, never a hang', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const report = await run('pos', `http://127.0.0.1:${port}`);
+    expect(report.passed).toBe(false);
+    expect(report.checks[0]!.fix).toMatch(/got no answer \(ECONNREFUSED\)/);
+    expect(report.checks.every((c) => c.status !== 'passed')).toBe(true);
+    // What needed a token is skipped with the check that should have made it, not failed again.
+    expect(report.checks.find((c) => c.id === 'pos.locations')!.fix).toBe(
+      'Skipped: needs pos.oauth.token, which did not pass.',
+    );
+  });
+
+  it('without OAuth credentials (a token given) the OAuth checks are skipped and the run cannot certify', async () => {
+    const report = await run('events', base.events, { client: undefined, token: 'unused' });
+    expect(report.passed).toBe(true); // events have no OAuth
+    const pos = await run('dsp', base.dsp, { client: undefined, token: 'not-a-token' });
+    expect(ids(pos, 'skipped')).toEqual(
+      expect.arrayContaining(['dsp.oauth.authorize', 'dsp.oauth.token', 'dsp.oauth.refresh']),
+    );
+    expect(pos.passed).toBe(false);
+  });
+
+  it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
+    const proxy = await faultyPartner(
+      base.events,
+      { path: '/stream-certification/v1/webhooks', short: { status: 404, body: {} } },
+      secret,
+    );
+    try {
+      prompts.length = 0;
+      const report = await run('events', proxy.url, { webhookWaitMs: 300 });
+      expect(prompts[0]).toMatch(
+        /^Send a signed order\.assign\.driver webhook for order ord_cert\w+ of location loc_cert\w+ to http:\/\/127\.0\.0\.1:\d+\/webhooks \(waiting 0 s\)/,
+      );
+      expect(report.checks.find((c) => c.id === 'events.webhooks.assign-driver')!.fix).toMatch(
+        /No order\.assign\.driver webhook reached/,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('the JUnit report parses, one testcase per check, failures and skips counted', async () => {
+    const proxy = await faultyPartner(base.pos, FAULTS[1]!.fault, secret);
+    const report = await run('pos', proxy.url).finally(() => proxy.close());
+    const xml = toJUnit(report, 'http://localhost:8080');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+    const suite = parsed.testsuites.testsuite;
+    expect(suite.testcase).toHaveLength(report.checks.length);
+    expect(Number(suite.failures)).toBe(1);
+    expect(report.summary.skipped).toBeGreaterThan(5); // everything after the locations needs one
+    expect(Number(suite.skipped)).toBe(report.summary.skipped);
+    const failure = suite.testcase.find((c: { failure?: unknown }) => c.failure).failure;
+    expect(failure.message).toMatch(/provider_id/);
+    expect(failure['#text']).toContain(
+      'http://localhost:8080/docs/become-a-stream-integration/integrate-with-stream-as-a-pos/integration-steps/location-management',
+    );
+  });
+});

@@ -1,0 +1,171 @@
+import {
+  CancelOrderWebhook,
+  DeliveryStatusUpdateWebhook,
+  DspLocationList,
+  NewOrderWebhook,
+  StoreStatusUpdateWebhook,
+  dspConnectLocation,
+  dspGetLocationConnection,
+  dspListLocations,
+  dspReceiveEvent,
+  type DspOrder,
+} from '@stream/contracts/apis/become-a-dsp/index';
+import { EXAMPLE_CATALOG, LocationConnection } from '@stream/contracts/apis/become-a-pos/index';
+import { normalizeCatalog } from '../menus/catalog.ts';
+import { resolve, toV1, toV2 } from '../menus/build.ts';
+import { problemsMessage, validateDspOrder } from '../orders/validate.ts';
+import type { Check, CheckRun } from './check.ts';
+import { oauthChecks, webhookCheck } from './shared-checks.ts';
+
+/** What a DSP must pass: the calls the platform makes to it, the menu files, and its webhooks. */
+
+const STEPS = '/docs/become-a-stream-integration/integrate-with-stream-as-a-dsp/integration-steps';
+const GUIDE = {
+  oauth: `${STEPS}/merchant-onboarding`,
+  locations: `${STEPS}/location-management`,
+  orders: `${STEPS}/order-management`,
+  fulfillment: `${STEPS}/order-management/order-fulfillment`,
+  menus: `${STEPS}/menu-ingestion`,
+};
+
+const tokenOf = (t: CheckRun) => t.need('accessToken', 'dsp.oauth.token');
+const storeOf = (t: CheckRun) => t.need('locationId', 'dsp.locations');
+/** The DSP's order of the run: the one its new_order named, else a made-up id its events can name. */
+const orderOf = (t: CheckRun) => (t.state.orderId ??= `cert-order-${Date.now()}`);
+
+const connection = (t: CheckRun, method: 'POST' | 'DELETE') =>
+  t.call({ method, path: dspConnectLocation.path, body: { location_id: storeOf(t) }, token: tokenOf(t) });
+
+/** The menu file the platform would send for the catalog the docs show, in either form. */
+function exampleMenuFile(form: 'v1' | 'v2') {
+  const { catalog } = normalizeCatalog(EXAMPLE_CATALOG);
+  const resolved = resolve(catalog, {
+    locationId: 'loc_certification',
+    posLocationId: 'loc-mission',
+    platform: null,
+    prepTimeMinutes: 20,
+    maxModifierDepth: 3,
+  });
+  return form === 'v1' ? toV1(resolved) : toV2(resolved);
+}
+
+const eventChecks = (): Check[] =>
+  Object.entries(dspReceiveEvent.request.examples).map(([name, example]) => ({
+    id: `dsp.events.${name}`,
+    title: `${example.value.type} is acknowledged`,
+    guide: example.value.type.startsWith('location.order') ? GUIDE.fulfillment : GUIDE.locations,
+    async run(t) {
+      const body = {
+        ...example.value,
+        location_id: storeOf(t),
+        ...('order_id' in example.value ? { order_id: orderOf(t) } : {}),
+      };
+      const answer = await t.call({ method: 'POST', path: dspReceiveEvent.path, body, token: tokenOf(t) });
+      t.expect2xx(answer, `POST ${dspReceiveEvent.path} (${body.type})`);
+    },
+  }));
+
+const menuCheck = (form: 'v1' | 'v2'): Check => ({
+  id: `dsp.menu.${form}`,
+  title: `A ${form} menu file is downloaded and accepted`,
+  guide: GUIDE.menus,
+  async run(t) {
+    const file = await t.ctx.inbox.serveFile(exampleMenuFile(form));
+    const body = { type: 'location.publish', location_id: storeOf(t), download_url: file.url };
+    const answer = await t.call({ method: 'POST', path: dspReceiveEvent.path, body, token: tokenOf(t) });
+    t.expect2xx(answer, `POST ${dspReceiveEvent.path} (location.publish, ${form})`);
+    const deadline = Date.now() + t.ctx.webhookWaitMs;
+    while ((await file.downloads()) === 0) {
+      if (Date.now() > deadline) {
+        t.fail(`The menu file at ${file.url} was never downloaded: GET download_url after location.publish.`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  },
+});
+
+export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
+  const about = (t: CheckRun) => ({ location_id: storeOf(t), order_id: orderOf(t) });
+  return [
+    ...oauthChecks('dsp', GUIDE.oauth, dspListLocations.path),
+    {
+      id: 'dsp.locations',
+      title: "The merchant's stores are listed",
+      guide: GUIDE.locations,
+      async run(t) {
+        const answer = await t.call({ method: 'GET', path: dspListLocations.path, token: tokenOf(t) });
+        t.expect2xx(answer, `GET ${dspListLocations.path}`);
+        const { locations } = t.expectShape(DspLocationList, answer.json, 'The store list');
+        const first = locations[0];
+        if (!first) return t.fail('The test merchant must have at least one store.');
+        t.state.locationId = first.provider_id;
+      },
+    },
+    {
+      id: 'dsp.connection.connect',
+      title: 'A store is connected, and says so',
+      guide: GUIDE.locations,
+      async run(t) {
+        t.expect2xx(await connection(t, 'POST'), `POST ${dspConnectLocation.path}`);
+        const answer = await t.call({
+          method: 'GET',
+          path: dspGetLocationConnection.path,
+          query: { location_id: storeOf(t) },
+          token: tokenOf(t),
+        });
+        t.expect2xx(answer, `GET ${dspGetLocationConnection.path}`);
+        const state = t.expectShape(LocationConnection, answer.json, 'The connection');
+        if (!state.connected) t.fail('After POST, GET of the connection must answer connected: true.');
+      },
+    },
+    webhookCheck({
+      id: 'dsp.webhooks.new-order',
+      title: 'new_order is sent, signed, and passes the order rules',
+      guide: GUIDE.orders,
+      type: 'new_order',
+      schema: NewOrderWebhook,
+      about: (t) => ({ location_id: storeOf(t) }),
+      verify(t, body) {
+        const { order } = body as { order: DspOrder };
+        const checked = validateDspOrder(order, { receivedAtMs: Date.now(), defaultSource: 'example-dsp' });
+        if (!checked.ok) t.fail(`The order breaks the order rules: ${problemsMessage(checked.problems)}.`);
+        t.state.orderId = order.id;
+      },
+    }),
+    ...eventChecks(),
+    menuCheck('v1'),
+    ...(opts.menuV2 ? [menuCheck('v2')] : []),
+    webhookCheck({
+      id: 'dsp.webhooks.delivery-status',
+      title: 'delivery_status_update is sent, signed',
+      guide: GUIDE.fulfillment,
+      type: 'delivery_status_update',
+      schema: DeliveryStatusUpdateWebhook,
+      about,
+    }),
+    webhookCheck({
+      id: 'dsp.webhooks.cancel-order',
+      title: 'cancel_order is sent, signed',
+      guide: GUIDE.orders,
+      type: 'cancel_order',
+      schema: CancelOrderWebhook,
+      about,
+    }),
+    webhookCheck({
+      id: 'dsp.webhooks.store-status',
+      title: 'store_status_update is sent, signed',
+      guide: GUIDE.locations,
+      type: 'store_status_update',
+      schema: StoreStatusUpdateWebhook,
+      about: (t) => ({ location_id: storeOf(t) }),
+    }),
+    {
+      id: 'dsp.connection.disconnect',
+      title: 'A store is disconnected',
+      guide: GUIDE.locations,
+      async run(t) {
+        t.expect2xx(await connection(t, 'DELETE'), `DELETE ${dspConnectLocation.path}`);
+      },
+    },
+  ];
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AssignDriverWebhook,
+  ORDER_EVENT_EXAMPLES,
+  UpdateDeliveryStatusWebhook,
+  eventsReceiveEvent,
+} from '@stream/contracts/apis/integrate-with-events/index';
+import type { Check, CheckRun } from './check.ts';
+import { webhookCheck } from './shared-checks.ts';
+
+/** What an event provider must pass: each event received and its signature checked, then its webhooks. */
+
+const EVENTS = '/docs/become-a-stream-integration/integrate-with-stream-events';
+const GUIDE = {
+  signature: `${EVENTS}/handling-events#check-the-signature`,
+  answer: `${EVENTS}/handling-events#answer`,
+  driver: `${EVENTS}/order-state-events/assign-driver`,
+  status: `${EVENTS}/order-state-events/update-delivery-status`,
+};
+
+/** The run's order: every event and webhook names the same one, at the same location. */
+function refOf(t: CheckRun) {
+  t.state.referenceId ??= `ord_cert${randomBytes(10).toString('hex')}`;
+  t.state.locationId ??= `loc_cert${randomBytes(10).toString('hex')}`;
+  return { referenceId: t.state.referenceId, locationId: t.state.locationId };
+}
+
+function eventOf(t: CheckRun, kind: keyof typeof ORDER_EVENT_EXAMPLES) {
+  const { referenceId, locationId } = refOf(t);
+  const example = ORDER_EVENT_EXAMPLES[kind];
+  return {
+    ...example,
+    location_id: locationId,
+    reference_id: referenceId,
+    order: { ...example.order, id: referenceId },
+  };
+}
+
+export function eventsChecks(): Check[] {
+  const about = (t: CheckRun) => {
+    const { referenceId, locationId } = refOf(t);
+    return { order_id: referenceId, location_id: locationId };
+  };
+  return [
+    ...(['confirmed', 'updated', 'canceled'] as const).map(
+      (kind): Check => ({
+        id: `events.receive.${kind}`,
+        title: `order.${kind} is received and acknowledged`,
+        guide: GUIDE.answer,
+        async run(t) {
+          const answer = await t.call({
+            method: 'POST',
+            path: eventsReceiveEvent.path,
+            body: eventOf(t, kind),
+            sign: true,
+          });
+          t.expect2xx(answer, `POST ${eventsReceiveEvent.path} (order.${kind}, signed)`);
+        },
+      }),
+    ),
+    {
+      id: 'events.signature.refused',
+      title: 'An event with a wrong signature is refused with 401',
+      guide: GUIDE.signature,
+      async run(t) {
+        const body = eventOf(t, 'updated');
+        const answer = await t.call({
+          method: 'POST',
+          path: eventsReceiveEvent.path,
+          body,
+          sign: `not-${t.ctx.webhookSecret}`,
+        });
+        if (answer.status !== 401) {
+          t.fail(
+            `An event whose X-Stream-Signature is not the HMAC of its body must be refused with 401; it answered ${answer.status}. ` +
+              'Verify the signature over the raw bytes before you parse them.',
+          );
+        }
+      },
+    },
+    webhookCheck({
+      id: 'events.webhooks.assign-driver',
+      title: 'order.assign.driver is sent, signed',
+      guide: GUIDE.driver,
+      type: 'order.assign.driver',
+      schema: AssignDriverWebhook,
+      about,
+    }),
+    webhookCheck({
+      id: 'events.webhooks.delivery-status',
+      title: 'order.update.delivery.status is sent, signed',
+      guide: GUIDE.status,
+      type: 'order.update.delivery.status',
+      schema: UpdateDeliveryStatusWebhook,
+      about,
+    }),
+  ];
+}

@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hmacHex } from '@stream/contracts/server/signature';
+
+/**
+ * A deliberately broken partner for the certification tests: a proxy in front of a simulator that
+ * breaks one thing, the way a partner's own implementation would: a wrong status, a missing field,
+ * a slow answer, a webhook with a bad signature or a wrong body. Its webhooks are broken on their way
+ * out: the trigger's `webhook_url` is pointed at the proxy, which spoils and forwards them.
+ */
+export interface Fault {
+  /** Which of the partner's answers (or, for `webhook`, which webhook type) to break. */
+  method?: string;
+  path?: string;
+  /** Replace the status of the answer. */
+  status?: (status: number) => number;
+  /** Rewrite the answer's JSON body. */
+  answer?: (body: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Hold the answer this long. */
+  delayMs?: number;
+  /** Answer this without asking the partner. */
+  short?: { status: number; body: unknown };
+  /** Sign the request with a valid signature before forwarding (a partner that ignores signatures). */
+  resign?: string;
+  /** Break the partner's webhook of this type: rewrite its body and/or spoil its signature. */
+  webhook?: { type: string; body?: (body: any) => unknown; badSignature?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const read = (req: IncomingMessage) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+
+export async function faultyPartner(
+  target: string,
+  fault: Fault,
+  secret: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  let self = '';
+  const server = createServer((req, res) => {
+    void (async () => {
+      let raw = await read(req);
+      const path = (req.url ?? '/').split('?')[0]!;
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (!HOP.has(k) && typeof v === 'string') headers[k] = v;
+
+      // A webhook of the partner on its way to the runner's inbox.
+      if (path === '/__relay') {
+        const to = new URL(req.url!, 'http://x').searchParams.get('to')!;
+        let body = raw.toString('utf8');
+        const parsed = JSON.parse(body);
+        const w = fault.webhook;
+        if (w && parsed.type === w.type) {
+          if (w.body) body = JSON.stringify(w.body(parsed));
+          headers['stream-webhook-signature'] = w.badSignature
+            ? hmacHex('not-the-secret', body)
+            : hmacHex(secret, body);
+        }
+        const out = await fetch(to, { method: 'POST', headers, body });
+        res.writeHead(out.status, { 'content-type': 'application/json' }).end(await out.text());
+        return;
+      }
+
+      const hit = (!fault.method || fault.method === req.method) && (!fault.path || fault.path === path);
+      if (path === '/stream-certification/v1/webhooks' && fault.webhook) {
+        const trigger = JSON.parse(raw.toString('utf8'));
+        trigger.webhook_url = `${self}/__relay?to=${encodeURIComponent(trigger.webhook_url)}`;
+        raw = Buffer.from(JSON.stringify(trigger));
+        headers['x-stream-signature'] = hmacHex(secret, raw);
+      }
+      if (hit && fault.resign) headers['x-stream-signature'] = hmacHex(fault.resign, raw);
+      if (hit && fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (hit && fault.short) {
+        res
+          .writeHead(fault.short.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(fault.short.body));
+        return;
+      }
+      const out = await fetch(`${target}${req.url}`, {
+        method: req.method!,
+        headers,
+        redirect: 'manual',
+        ...(raw.length && req.method !== 'GET' ? { body: new Uint8Array(raw) } : {}),
+      });
+      let text = await out.text();
+      if (hit && fault.answer) text = JSON.stringify(fault.answer(JSON.parse(text)));
+      const answerHeaders: Record<string, string> = {
+        'content-type': out.headers.get('content-type') ?? 'application/json',
+      };
+      const location = out.headers.get('location');
+      if (location) answerHeaders.location = location;
+      res.writeHead(hit && fault.status ? fault.status(out.status) : out.status, answerHeaders).end(text);
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: self,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
+
+/**
+ * Where a certification run takes what the partner sends it: the webhooks it is asked to send
+ * (signature checked against the webhook secret) and the downloads of the menu files it is told of.
+ * The CLI listens on a port of its own (`listenInbox`); a run the platform makes keeps them in its
+ * database (`certification/db-inbox.ts`).
+ */
+export interface ReceivedWebhook {
+  /** Milliseconds since the epoch. */
+  at: number;
+  path: string;
+  raw: string;
+  /** The body as JSON, undefined when it is not. */
+  body: unknown;
+  signature: 'valid' | SignatureProblem;
+}
+
+export interface Inbox {
+  /** The URL to give the partner for its webhooks. */
+  readonly webhookUrl: string;
+  /** The `redirect_uri` of the OAuth checks (never followed: the runner reads the redirect). */
+  readonly redirectUri: string;
+  /** The first webhook received at or after `since` that `match` accepts, or undefined after `waitMs`. */
+  next(
+    match: (w: ReceivedWebhook) => boolean,
+    since: number,
+    waitMs: number,
+  ): Promise<ReceivedWebhook | undefined>;
+  /** Serves `body` as JSON at a fresh URL; `downloads()` counts the GETs of it so far. */
+  serveFile(body: unknown): Promise<{ url: string; downloads(): Promise<number> }>;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) req.destroy(new Error('body too large'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const json = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A small HTTP server on `host:port` (port 0: any free one). `publicUrl` is the address to give the
+ * partner when it differs from the one listened on (a tunnel, a container's host name).
+ */
+export async function listenInbox(opts: {
+  secret: string;
+  host?: string;
+  port?: number;
+  publicUrl?: string;
+}): Promise<Inbox> {
+  const received: ReceivedWebhook[] = [];
+  const files = new Map<string, { body: string; downloads: number }>();
+  const waiters = new Set<() => void>();
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const answer = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      };
+      const file = req.method === 'GET' ? files.get(path) : undefined;
+      if (file) {
+        file.downloads += 1;
+        return answer(200, JSON.parse(file.body));
+      }
+      if (req.method !== 'POST' || !path.startsWith('/webhooks')) {
+        return answer(404, { error: { code: 'not_found', message: `Nothing at ${req.method} ${path}.` } });
+      }
+      const raw = await readBody(req);
+      const problem = verifySignature(opts.secret, raw, req.headers['stream-webhook-signature']);
+      const text = raw.toString('utf8');
+      received.push({ at: Date.now(), path, raw: text, body: json(text), signature: problem ?? 'valid' });
+      for (const wake of waiters) wake();
+      if (problem) {
+        return answer(401, {
+          error: { code: problem, message: 'Stream-Webhook-Signature is not the HMAC of this body.' },
+        });
+      }
+      return answer(200, {});
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const base = (opts.publicUrl ?? `http://${opts.host ?? '127.0.0.1'}:${port}`).replace(/\/+$/, '');
+
+  return {
+    webhookUrl: `${base}/webhooks`,
+    redirectUri: `${base}/oauth/callback`,
+    async next(match, since, waitMs) {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const found = received.find((w) => w.at >= since && match(w));
+        if (found) return found;
+        const left = deadline - Date.now();
+        if (left <= 0) return undefined;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, left);
+          function done() {
+            clearTimeout(timer);
+            waiters.delete(done);
+            resolve();
+          }
+          waiters.add(done);
+        });
+      }
+    },
+    async serveFile(body) {
+      const path = `/menu-files/${randomBytes(12).toString('hex')}.json`;
+      const entry = { body: JSON.stringify(body), downloads: 0 };
+      files.set(path, entry);
+      return { url: `${base}${path}`, downloads: async () => entry.downloads };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import {
+  PosLocationList,
+  PosOrderAnswer,
+  PosValidationError,
+  posConnectLocation,
+  posGetCatalog,
+  posListLocations,
+  posReceiveEvent,
+  posReceiveOrder,
+  type PosOrder,
+} from '@stream/contracts/apis/become-a-pos/index';
+import {
+  CatalogObjectUpdatedWebhook,
+  InStoreOrderCreatedWebhook,
+  LocationCatalogUpdatedWebhook,
+  LocationConnectionOfflineWebhook,
+  LocationStatusUpdatedWebhook,
+  OrderStatusUpdatedWebhook,
+} from '@stream/contracts/apis/become-a-pos/webhooks';
+import { normalizeCatalog } from '../menus/catalog.ts';
+import type { Check, CheckRun } from './check.ts';
+import { oauthChecks, webhookCheck } from './shared-checks.ts';
+
+/** What a POS must pass: the calls the platform makes to it, then the webhooks it sends back. */
+
+const STEPS = '/docs/become-a-stream-integration/integrate-with-stream-as-a-pos/integration-steps';
+const GUIDE = {
+  oauth: `${STEPS}/merchant-onboarding`,
+  locations: `${STEPS}/location-management`,
+  catalog: `${STEPS}/catalog-management`,
+  orders: `${STEPS}/order-management#answering`,
+  updates: `${STEPS}/order-management#updates-and-cancellations`,
+  webhooks: `${STEPS}/order-management/webhook-events`,
+  inStore: `${STEPS}/order-management/in-store-orders`,
+  menus: `${STEPS}/catalog-management`,
+};
+
+const examples = posReceiveOrder.request.examples;
+const tokenOf = (t: CheckRun) => t.need('accessToken', 'pos.oauth.token');
+const locationOf = (t: CheckRun) => t.need('locationId', 'pos.locations');
+
+/** An order for the location, of the catalog item the run found, priced from the catalog. */
+function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'pos.catalog')): PosOrder {
+  const example = examples.created.value.object as PosOrder;
+  const subtotal = item.price * 2;
+  return {
+    ...example,
+    location_id: locationOf(t),
+    idempotency_key: idempotencyKey,
+    source_order_id: `cert-${idempotencyKey.slice(-12)}`,
+    line_items: [
+      {
+        provider_id: item.provider_id,
+        name: item.name,
+        quantity: 2,
+        price_amount: item.price,
+        price_currency: item.currency,
+        modifiers: [],
+      },
+    ],
+    subtotal,
+    tax: Math.round(subtotal * 0.08625),
+    placed_at: Date.now(),
+    requested_for: Date.now() + 30 * 60_000,
+  };
+}
+
+const sendOrder = (t: CheckRun, body: unknown) =>
+  t.call({ method: 'POST', path: posReceiveOrder.path, body, token: tokenOf(t) });
+
+/** The POS's answer to `order.created`: its id of the order, after its webhook when it accepts later. */
+async function accepted(t: CheckRun, answer: Awaited<ReturnType<typeof sendOrder>>): Promise<string> {
+  t.expect2xx(answer, `POST ${posReceiveOrder.path} (order.created)`);
+  const { order } = t.expectShape(PosOrderAnswer, answer.json, 'The answer to order.created');
+  if (!order) t.fail('Answer order.created with {order: {provider_id}} (or async_acceptance: true).');
+  return order.provider_id;
+}
+
+export function posChecks(): Check[] {
+  return [
+    ...oauthChecks('pos', GUIDE.oauth, posListLocations.path),
+    {
+      id: 'pos.locations',
+      title: "The merchant's locations are listed",
+      guide: GUIDE.locations,
+      async run(t) {
+        const answer = await t.call({ method: 'GET', path: posListLocations.path, token: tokenOf(t) });
+        t.expect2xx(answer, `GET ${posListLocations.path}`);
+        const { locations } = t.expectShape(PosLocationList, answer.json, 'The location list');
+        const first = locations[0];
+        if (!first) return t.fail('The test merchant must have at least one location.');
+        t.state.locationId = first.provider_id;
+        for (const l of locations) {
+          if (!l.timezone) t.note(`Location ${l.provider_id} has no timezone: menus are scheduled in UTC.`);
+        }
+      },
+    },
+    {
+      id: 'pos.catalog',
+      title: 'The catalog follows the catalog rules',
+      guide: GUIDE.catalog,
+      async run(t) {
+        const location = locationOf(t);
+        const answer = await t.call({
+          method: 'GET',
+          path: posGetCatalog.path,
+          token: tokenOf(t),
+          headers: { 'x-provider-location-id': location },
+        });
+        t.expect2xx(answer, `GET ${posGetCatalog.path}`);
+        t.expectShape(posGetCatalog.responses[200].schema, answer.json, 'The catalog');
+        const { catalog, problems } = normalizeCatalog(answer.json);
+        const where = (p: (typeof problems)[number]) =>
+          `${p.kind}${p.id ? ` ${p.id}` : ''}${p.field ? ` (${p.field})` : ''}: ${p.message}`;
+        for (const p of problems.filter((p) => p.severity === 'warning')) t.note(where(p));
+        const errors = problems.filter((p) => p.severity === 'error');
+        if (errors.length > 0) {
+          t.fail(
+            `The catalog has ${errors.length} error(s), each left out of menus: ${errors.slice(0, 5).map(where).join('; ')}.`,
+          );
+        }
+        const families = catalog.item_family;
+        for (const item of catalog.item.values()) {
+          const price =
+            item.price_amount ??
+            [...families.values()].find((f) => f.item_ids?.includes(item.provider_id))?.price_amount;
+          if (item.is_active !== false && price !== undefined) {
+            t.state.item = {
+              provider_id: item.provider_id,
+              name: item.name,
+              price,
+              currency: item.price_currency ?? 'USD',
+            };
+            return;
+          }
+        }
+        t.fail('The catalog must hold at least one active item with a price, for the order checks.');
+      },
+    },
+    {
+      id: 'pos.connection.connect',
+      title: 'A location is connected',
+      guide: `${GUIDE.locations}#connecting-a-location`,
+      async run(t) {
+        const body = { location_id: locationOf(t) };
+        const answer = await t.call({
+          method: 'PUT',
+          path: posConnectLocation.path,
+          body,
+          token: tokenOf(t),
+        });
+        t.expect2xx(answer, `PUT ${posConnectLocation.path}`);
+      },
+    },
+    {
+      id: 'pos.orders.accept',
+      title: 'A new order is accepted with your id of it',
+      guide: GUIDE.orders,
+      async run(t) {
+        const key = `ord_cert_${randomUUID().replaceAll('-', '')}`;
+        const order = orderFor(t, key);
+        const answer = await sendOrder(t, { type: 'order.created', object: order });
+        t.state.orderId = await accepted(t, answer);
+        t.state.referenceId = key;
+        // The same idempotency key again (a retry after a lost answer) must be the same order.
+        const again = await sendOrder(t, { type: 'order.created', object: order });
+        const second = await accepted(t, again);
+        if (second !== t.state.orderId) {
+          t.fail(
+            `A retry with the same idempotency_key made a second order (${second}, first ${t.state.orderId}): ` +
+              'answer a repeated key with the order you already made.',
+          );
+        }
+      },
+    },
+    {
+      id: 'pos.orders.reject',
+      title: 'An order naming an unknown item is refused with posValidation',
+      guide: GUIDE.orders,
+      required: false,
+      async run(t) {
+        const item = {
+          ...t.need('item', 'pos.catalog'),
+          provider_id: 'cert-unknown-item',
+          name: 'Unknown item',
+        };
+        const answer = await sendOrder(t, {
+          type: 'order.created',
+          object: orderFor(t, `ord_cert_${randomUUID()}`, item),
+        });
+        if (answer.status !== 400) {
+          t.fail(
+            `An order for item cert-unknown-item must be refused with 400 and a posValidation body; it answered ${answer.status}.`,
+          );
+        }
+        t.expectShape(PosValidationError, answer.json, 'The refusal');
+      },
+    },
+    ...(['updated', 'canceled'] as const).map(
+      (kind): Check => ({
+        id: `pos.orders.${kind}`,
+        title: `order.${kind} is acknowledged`,
+        guide: GUIDE.updates,
+        async run(t) {
+          const provider_id = t.need('orderId', 'pos.orders.accept');
+          const example = examples[kind].value;
+          const object = {
+            ...example.object,
+            location_id: locationOf(t),
+            order_id: t.need('referenceId', 'pos.orders.accept'),
+            provider_id,
+          };
+          t.expect2xx(
+            await sendOrder(t, { ...example, object }),
+            `POST ${posReceiveOrder.path} (order.${kind})`,
+          );
+        },
+      }),
+    ),
+    {
+      id: 'pos.events.publish',
+      title: 'Menu publication outcomes are acknowledged',
+      guide: GUIDE.menus,
+      async run(t) {
+        const data = {
+          source: 'doordash',
+          dsp_provider_location_id: 'cert-store',
+          menu_id: `mpub_cert${Date.now()}`,
+          location_id: locationOf(t),
+        };
+        const bodies = [
+          { type: 'menu.publish_success', data: { ...data, status: 'success' }, created_at: Date.now() },
+          {
+            ...posReceiveEvent.request.example,
+            data: { ...posReceiveEvent.request.example.data, ...data },
+            created_at: Date.now(),
+          },
+        ];
+        for (const body of bodies) {
+          const answer = await t.call({
+            method: 'POST',
+            path: posReceiveEvent.path,
+            body,
+            token: tokenOf(t),
+          });
+          t.expect2xx(answer, `POST ${posReceiveEvent.path} (${body.type})`);
+        }
+      },
+    },
+    webhookCheck({
+      id: 'pos.webhooks.order-status',
+      title: 'order.status.updated is sent, signed',
+      guide: GUIDE.webhooks,
+      type: 'order.status.updated',
+      schema: OrderStatusUpdatedWebhook,
+      about: (t) => ({ location_id: locationOf(t), order_id: t.need('orderId', 'pos.orders.accept') }),
+    }),
+    webhookCheck({
+      id: 'pos.webhooks.location-status',
+      title: 'location.status.updated is sent, signed',
+      guide: GUIDE.webhooks,
+      type: 'location.status.updated',
+      schema: LocationStatusUpdatedWebhook,
+      about: (t) => ({ location_id: locationOf(t) }),
+    }),
+    webhookCheck({
+      id: 'pos.webhooks.catalog-updated',
+      title: 'location.catalog.updated is sent, signed',
+      guide: GUIDE.webhooks,
+      type: 'location.catalog.updated',
+      schema: LocationCatalogUpdatedWebhook,
+      about: (t) => ({ location_id: locationOf(t) }),
+    }),
+    webhookCheck({
+      id: 'pos.webhooks.catalog-object',
+      title: 'location.catalog.object.updated is sent, signed',
+      guide: GUIDE.webhooks,
+      type: 'location.catalog.object.updated',
+      schema: CatalogObjectUpdatedWebhook,
+      required: false,
+      about: (t) => ({ location_id: locationOf(t) }),
+    }),
+    webhookCheck({
+      id: 'pos.webhooks.offline',
+      title: 'location.connection.offline is sent, signed',
+      guide: GUIDE.webhooks,
+      type: 'location.connection.offline',
+      schema: LocationConnectionOfflineWebhook,
+      required: false,
+      about: (t) => ({ location_id: locationOf(t) }),
+    }),
+    webhookCheck({
+      id: 'pos.webhooks.in-store-order',
+      title: 'An in-store order is sent, signed',
+      guide: GUIDE.inStore,
+      type: 'order.created',
+      schema: InStoreOrderCreatedWebhook,
+      required: false,
+      about: (t) => ({ location_id: locationOf(t) }),
+    }),
+    {
+      id: 'pos.connection.disconnect',
+      title: 'A location is disconnected',
+      guide: `${GUIDE.locations}#disconnecting-a-location`,
+      async run(t) {
+        const body = { location_id: locationOf(t) };
+        const answer = await t.call({
+          method: 'DELETE',
+          path: posConnectLocation.path,
+          body,
+          token: tokenOf(t),
+        });
+        t.expect2xx(answer, `DELETE ${posConnectLocation.path}`);
+      },
+    },
+  ];
+}

@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { dspOAuth } from '@stream/contracts/apis/become-a-dsp/index';
+import { posOAuth } from '@stream/contracts/apis/become-a-pos/index';
+import { CERTIFICATION_TRIGGER_PATH, type CertificationTrigger } from '@stream/contracts/certification';
+import { Skip, type Check, type CheckRun } from './check.ts';
+
+/**
+ * Checks both merchant sides share: the OAuth flow a POS and a DSP build alike, and "send us this
+ * webhook", which every kind of partner is asked for.
+ */
+
+const OAUTH = { pos: posOAuth, dsp: dspOAuth } as const;
+
+const clientOf = (t: CheckRun) => {
+  const { client } = t.ctx;
+  if (!client) throw new Skip('needs the OAuth client credentials (--client-id, --client-secret)');
+  return client;
+};
+
+/** Authorize, a refused code, the code exchange, the refresh, and a refused token (`probe`: a call needing one). */
+export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): Check[] {
+  const { authorize, token } = OAUTH[side];
+  const tokenPath = token.path;
+  const exchange = (t: CheckRun, grant: Record<string, string>) =>
+    t.call({
+      method: 'POST',
+      path: tokenPath,
+      body: {
+        ...clientOf(t),
+        ...grant,
+        ...(OAUTH[side].redirectUri && grant.grant_type === 'authorization_code'
+          ? { redirect_uri: t.ctx.inbox.redirectUri }
+          : {}),
+      },
+    });
+  const keep = (t: CheckRun, value: unknown, what: string) => {
+    const tokens = t.expectShape(OAUTH[side].token.responses[OAUTH[side].tokenStatus]!.schema, value, what);
+    t.state.accessToken = tokens.access_token;
+    t.state.refreshToken = tokens.refresh_token;
+    if (tokens.expire_time < Date.now()) t.note(`${what}: expire_time is in the past (epoch milliseconds?).`);
+  };
+  return [
+    {
+      id: `${side}.oauth.authorize`,
+      title: 'Authorize redirects back with a code and the state',
+      guide,
+      async run(t) {
+        const { client_id } = clientOf(t);
+        const state = `cert_${randomBytes(6).toString('hex')}`;
+        const redirect = t.ctx.inbox.redirectUri;
+        const answer = await t.call({
+          method: 'GET',
+          path: authorize.path,
+          query: { client_id, response_type: 'code', redirect_uri: redirect, state },
+          redirect: 'manual',
+        });
+        if (answer.status !== 302 && answer.status !== 303) {
+          t.fail(
+            `GET ${authorize.path} answered ${answer.status}; certification needs a test merchant that approves ` +
+              'without a login page: answer 302 to redirect_uri with code and state for a client that does not ' +
+              'ask for HTML (Accept: application/json), or run with --token.',
+          );
+        }
+        const location = new URL(answer.headers.get('location') ?? '', redirect);
+        if (`${location.origin}${location.pathname}` !== redirect) {
+          t.fail(
+            `The redirect goes to ${location.origin}${location.pathname}; it must go to redirect_uri ${redirect}.`,
+          );
+        }
+        if (location.searchParams.get('state') !== state) {
+          t.fail(
+            `The redirect must carry state=${state} unchanged; it carried ${location.searchParams.get('state')}.`,
+          );
+        }
+        const code = location.searchParams.get('code');
+        if (!code) return t.fail('The redirect must carry the authorization code as ?code=.');
+        t.state.code = code;
+      },
+    },
+    {
+      id: `${side}.oauth.bad-code`,
+      title: 'An unknown authorization code is refused with 401',
+      guide,
+      async run(t) {
+        const answer = await exchange(t, { grant_type: 'authorization_code', code: 'cert-unknown-code' });
+        if (answer.status !== 401) {
+          t.fail(`POST ${tokenPath} with an unknown code must answer 401; it answered ${answer.status}.`);
+        }
+      },
+    },
+    {
+      id: `${side}.oauth.token`,
+      title: 'The code is exchanged for tokens',
+      guide,
+      async run(t) {
+        const code = t.need('code', `${side}.oauth.authorize`);
+        const answer = await exchange(t, { grant_type: 'authorization_code', code });
+        t.expect2xx(answer, `POST ${tokenPath} with the code`);
+        if (answer.status !== OAUTH[side].tokenStatus) {
+          t.note(`The contract answers ${OAUTH[side].tokenStatus}; ${answer.status} is accepted (any 2xx).`);
+        }
+        keep(t, answer.json, 'The token answer');
+      },
+    },
+    {
+      id: `${side}.oauth.refresh`,
+      title: 'The refresh token gives new tokens',
+      guide,
+      async run(t) {
+        const refresh_token = t.need('refreshToken', `${side}.oauth.token`);
+        const answer = await exchange(t, { grant_type: 'refresh_token', refresh_token });
+        t.expect2xx(answer, `POST ${tokenPath} with the refresh token`);
+        keep(t, answer.json, 'The refresh answer');
+      },
+    },
+    {
+      id: `${side}.oauth.bad-token`,
+      title: 'A call with an unknown access token is refused with 401',
+      guide,
+      async run(t) {
+        const answer = await t.call({ method: 'GET', path: probe, token: 'cert-unknown-token' });
+        if (answer.status !== 401) {
+          t.fail(
+            `GET ${probe} with an unknown bearer token must answer 401 (the platform refreshes then); it answered ${answer.status}.`,
+          );
+        }
+      },
+    },
+  ];
+}
+
+const NOT_BUILT = new Set([404, 405, 501]);
+
+/**
+ * "Send this webhook now": posts the trigger to the partner's test build, or, when it has none, asks
+ * the person running the kit, then waits for the webhook, checks its signature and its shape.
+ */
+export function webhookCheck(o: {
+  id: string;
+  title: string;
+  guide: string;
+  type: string;
+  schema: z.ZodType;
+  required?: boolean;
+  /** The location and order the webhook is about, from the run so far (may skip). */
+  about(t: CheckRun): Pick<CertificationTrigger, 'location_id' | 'order_id'>;
+  /** More to check on the webhook's body once its shape is right. */
+  verify?(t: CheckRun, body: unknown): void;
+}): Check {
+  return {
+    id: o.id,
+    title: o.title,
+    guide: o.guide,
+    ...(o.required === false ? { required: false } : {}),
+    async run(t) {
+      const { inbox, webhookWaitMs } = t.ctx;
+      const since = Date.now();
+      const trigger: CertificationTrigger = { type: o.type, webhook_url: inbox.webhookUrl, ...o.about(t) };
+      const answer = await t.call({
+        method: 'POST',
+        path: CERTIFICATION_TRIGGER_PATH,
+        body: trigger,
+        sign: true,
+        ...(t.state.accessToken ? { token: t.state.accessToken } : {}),
+      });
+      if (NOT_BUILT.has(answer.status)) {
+        t.ctx.prompt(
+          `Send a signed ${o.type} webhook${trigger.order_id ? ` for order ${trigger.order_id}` : ''}` +
+            `${trigger.location_id ? ` of location ${trigger.location_id}` : ''} to ${inbox.webhookUrl} ` +
+            `(waiting ${Math.round(webhookWaitMs / 1000)} s)`,
+        );
+      } else {
+        t.expect2xx(answer, `POST ${CERTIFICATION_TRIGGER_PATH} (the certification trigger)`);
+      }
+      const got = await inbox.next((w) => typeOf(w.body) === o.type, since, webhookWaitMs);
+      if (!got) {
+        return t.fail(
+          `No ${o.type} webhook reached ${inbox.webhookUrl} within ${Math.round(webhookWaitMs / 1000)} s. ` +
+            `Send it there, signed, as you send it to the platform.`,
+        );
+      }
+      t.exchanges.push({
+        direction: 'received',
+        method: 'POST',
+        url: `${inbox.webhookUrl}${got.path.slice('/webhooks'.length)}`,
+        request_body: got.body ?? got.raw.slice(0, 4096),
+        status: got.signature === 'valid' ? 200 : 401,
+        duration_ms: 0,
+      });
+      if (got.signature !== 'valid') {
+        t.fail(
+          `The ${o.type} webhook's Stream-Webhook-Signature failed (${got.signature}): send the lower-case hex ` +
+            'HMAC-SHA256 of the exact body bytes, keyed with your webhook secret.',
+        );
+      }
+      const body = t.expectShape(o.schema, got.body, `The ${o.type} webhook`);
+      o.verify?.(t, body);
+    },
+  };
+}
+
+const typeOf = (body: unknown) =>
+  typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
