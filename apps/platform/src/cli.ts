@@ -19,6 +19,7 @@ Commands:
   menus publish <id>      pull a location's catalog and publish its menus now
   partners menu-settings  how a DSP takes its menus (v2 flag, nesting, price platform)
   companies import|grant  hosted APIs: import a company's stores and menus; let a partner call them
+  certify pos|dsp|events  certify a partner's implementation against the contract (no database needed)
 Run "stream-platform <command> --help" for a command's options; "stream-platform --version"
 prints the platform's version.
 
@@ -38,6 +39,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   events: async () => (await import('./cli/events.ts')).events,
   menus: async () => (await import('./cli/menus.ts')).menus,
   companies: async () => (await import('./cli/companies.ts')).companies,
+  certify: async () => (await import('./cli/certify.ts')).certify,
 };
 
 /** The platform's version: apps/platform/package.json. */

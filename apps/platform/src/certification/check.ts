@@ -101,7 +101,9 @@ const parseJson = (text: string): unknown => {
 export function networkError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+  const reason = e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+  // fetch refuses the ports browsers block (1, 9, 25, 6000, ...) before connecting.
+  return reason === 'bad port' ? 'fetch refuses this port, as browsers do: serve on another one' : reason;
 }
 
 /** The running check: its calls to the partner, recorded for the report, and its verdicts. */

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandboxServer } from '@stream/sandbox';
+
+/** `stream-platform certify` as a partner runs it in its CI: a real process against a real simulator. */
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const client = { client_id: 'platform', client_secret: 'sbxsec_cli' };
+const secret = 'whsec_cli';
+let pos: FastifyInstance;
+let posUrl: string;
+const dir = mkdtempSync(join(tmpdir(), 'certify-'));
+
+beforeAll(async () => {
+  pos = createSandboxServer('pos', { clients: [client], tokenSecret: 'tokens', webhookSecret: secret });
+  posUrl = await pos.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await pos.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function certify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/platform/src/cli.ts', 'certify', ...args],
+      { cwd: ROOT, env: { ...process.env, PUBLIC_URL: 'https://docs.example.test' }, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const credentials = ['--client-id', client.client_id, '--client-secret', client.client_secret];
+
+describe('stream-platform certify', () => {
+  it('certifies the sandbox POS: exit 0, progress on stderr, the JSON report on stdout and in files', async () => {
+    const json = join(dir, 'report.json');
+    const junit = join(dir, 'report.xml');
+    const run = await certify(
+      'pos',
+      '--base-url',
+      posUrl,
+      '--webhook-secret',
+      secret,
+      ...credentials,
+      '--json',
+      json,
+      '--junit',
+      junit,
+    );
+    expect(run.stderr).toContain(`Certifying the pos implementation at ${posUrl}`);
+    expect(run.stderr).toMatch(
+      /^PASS pos\.orders\.accept {2}A new order is accepted with your id of it \(\d+ ms\)$/m,
+    );
+    expect(run.stderr).toMatch(/^WARN pos\.orders\.reject/m);
+    expect(run.stderr).toMatch(
+      /^CERTIFIED: every required check passed \(\d+ passed, 1 failed, 0 skipped of \d+\)\.$/m,
+    );
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ kind: 'pos', base_url: posUrl, passed: true });
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toEqual(report);
+    const xml = readFileSync(junit, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('https://docs.example.test/docs/become-a-stream-integration');
+  });
+
+  it('exits 1 against an unreachable implementation, saying so, and 2 for bad arguments', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const down = await certify(
+      'events',
+      '--base-url',
+      `http://127.0.0.1:${port}`,
+      '--webhook-secret',
+      secret,
+      '--timeout-ms',
+      '2000',
+    );
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(
+      new RegExp(
+        `^FAIL events\\.receive\\.confirmed .*\\n {7}POST http://127\\.0\\.0\\.1:${port}/event got no answer \\(ECONNREFUSED\\)`,
+        'm',
+      ),
+    );
+    expect(down.stderr).toMatch(/^NOT CERTIFIED/m);
+
+    const usage = await certify('pos', '--base-url', posUrl, '--webhook-secret', secret);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('certify pos needs --client-id and --client-secret (or --token).');
+    const kind = await certify('kiosk');
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toContain('certify has no kind "kiosk": pos, dsp or events.');
+  });
+});

@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import { CERTIFICATION_KINDS, type CertificationKind } from '@stream/contracts/certification';
+import { listenInbox } from '../certification/inbox.ts';
+import { checkLines, summaryLine, toJUnit } from '../certification/report.ts';
+import { runCertification } from '../certification/runner.ts';
+import { parseFlags, printJson, requireFlags } from './args.ts';
+import { UsageError } from './errors.ts';
+
+export const CERTIFY_USAGE = `Usage:
+  stream-platform certify pos|dsp|events --base-url URL --webhook-secret SECRET
+                          [--client-id ID --client-secret SECRET | --token TOKEN]
+                          [--listen HOST:PORT] [--public-url URL] [--menu-form v1|v2]
+                          [--timeout-ms N] [--webhook-wait-ms N] [--json FILE] [--junit FILE]
+      Plays the platform's side against your implementation at --base-url, over real HTTP, and
+      says check by check what passes and what to fix. Progress goes to stderr, the JSON report
+      to stdout (and to --json FILE); --junit FILE writes a JUnit XML report for your CI.
+      --webhook-secret   your webhook secret: signs what the kit sends you (events, the trigger)
+                         and verifies the webhooks you send it
+      --client-id/--client-secret
+                         the OAuth client you issued to the platform (POS, DSP): the OAuth checks
+                         log a test merchant in with them; --token instead uses a merchant access
+                         token you already have (the OAuth checks are then skipped: not certifiable)
+      --listen           where the kit takes your webhooks and serves menu files (default
+                         127.0.0.1:0, any free port); --public-url is that address as your
+                         implementation reaches it (a tunnel, a container host)
+      --menu-form v2     (DSP) check the v2 menu file as well as v1
+      --timeout-ms       how long each call may take (default 10000)
+      --webhook-wait-ms  how long to wait for each webhook you send (default 60000)
+      Exit code 0 only when every required check passed.`;
+
+const FLAGS = [
+  'base-url',
+  'webhook-secret',
+  'client-id',
+  'client-secret',
+  'token',
+  'listen',
+  'public-url',
+  'menu-form',
+  'timeout-ms',
+  'webhook-wait-ms',
+  'json',
+  'junit',
+] as const;
+
+function positive(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new UsageError(`--${flag} must be a whole number of milliseconds (got "${value}").`, CERTIFY_USAGE);
+  }
+  return Number(value);
+}
+
+function listenOf(value: string | undefined): { host: string; port: number } {
+  if (value === undefined) return { host: '127.0.0.1', port: 0 };
+  const match = /^(.+):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[2]) > 65535) {
+    throw new UsageError(`--listen must be HOST:PORT, e.g. 127.0.0.1:4010 (got "${value}").`, CERTIFY_USAGE);
+  }
+  return { host: match[1]!, port: Number(match[2]) };
+}
+
+function baseUrlOf(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url must be an http:// or https:// URL (got "${value}").`, CERTIFY_USAGE);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url must be an http:// or https:// URL (got "${value}").`, CERTIFY_USAGE);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export async function certify([kind, ...args]: string[]): Promise<void> {
+  if (kind === undefined || kind === 'help' || kind === '--help' || kind === '-h') {
+    if (kind === undefined) throw new UsageError('certify needs a kind: pos, dsp or events.', CERTIFY_USAGE);
+    return console.log(CERTIFY_USAGE);
+  }
+  if (!(CERTIFICATION_KINDS as readonly string[]).includes(kind)) {
+    throw new UsageError(`certify has no kind "${kind}": pos, dsp or events.`, CERTIFY_USAGE);
+  }
+  const flags = parseFlags(args, FLAGS, CERTIFY_USAGE);
+  if (!flags) return console.log(CERTIFY_USAGE);
+  requireFlags(flags, ['base-url', 'webhook-secret'], `certify ${kind}`, CERTIFY_USAGE);
+  const hasClient = flags['client-id'] !== undefined || flags['client-secret'] !== undefined;
+  if (hasClient) requireFlags(flags, ['client-id', 'client-secret'], `certify ${kind}`, CERTIFY_USAGE);
+  if (hasClient && flags.token !== undefined) {
+    throw new UsageError('Give either --client-id and --client-secret, or --token, not both.', CERTIFY_USAGE);
+  }
+  if (kind !== 'events' && !hasClient && flags.token === undefined) {
+    throw new UsageError(
+      `certify ${kind} needs --client-id and --client-secret (or --token).`,
+      CERTIFY_USAGE,
+    );
+  }
+  const menuForm = flags['menu-form'] ?? 'v1';
+  if (menuForm !== 'v1' && menuForm !== 'v2') {
+    throw new UsageError(`--menu-form must be v1 or v2 (got "${menuForm}").`, CERTIFY_USAGE);
+  }
+  const baseUrl = baseUrlOf(flags['base-url']!);
+  const docsUrl = (process.env.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
+  const inbox = await listenInbox({
+    secret: flags['webhook-secret']!,
+    ...listenOf(flags.listen),
+    ...(flags['public-url'] ? { publicUrl: flags['public-url'] } : {}),
+  });
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    say(`Certifying the ${kind} implementation at ${baseUrl}; webhooks to ${inbox.webhookUrl}`);
+    const report = await runCertification({
+      kind: kind as CertificationKind,
+      baseUrl,
+      webhookSecret: flags['webhook-secret']!,
+      ...(hasClient
+        ? { client: { client_id: flags['client-id']!, client_secret: flags['client-secret']! } }
+        : {}),
+      ...(flags.token ? { token: flags.token } : {}),
+      menuV2: menuForm === 'v2',
+      timeoutMs: positive(flags['timeout-ms'], 'timeout-ms', 10_000),
+      webhookWaitMs: positive(flags['webhook-wait-ms'], 'webhook-wait-ms', 60_000),
+      inbox,
+      prompt: (line) => say(`  >>> ${line}`),
+      onProgress: (check) => {
+        if (check.status !== 'running') for (const line of checkLines(check, docsUrl)) say(line);
+      },
+    });
+    say(summaryLine(report));
+    if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2) + '\n');
+    if (flags.junit) writeFileSync(flags.junit, toJUnit(report, docsUrl));
+    printJson(report);
+    if (!report.passed) process.exitCode = 1;
+  } finally {
+    await inbox.close();
+  }
+}
