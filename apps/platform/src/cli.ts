@@ -12,6 +12,7 @@ Commands:
   partners create         register a partner; prints its credentials once
   partners list           list partners, without secrets (except the sandbox partners')
   partners rotate-secret  replace a partner's client and/or webhook secret
+  partners go-live        move a certified partner from sandbox to live
   keys rotate             sign Partner API tokens with a new key from now on
   orders show <id>        an order and its timeline (every webhook, status change and call)
   events list|enable|disable|status

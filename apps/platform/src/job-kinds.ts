@@ -8,6 +8,7 @@ import { confirmationTimeout, releaseJob } from './orders/effects.ts';
 import { applyQueuedEvent } from './orders/relay.ts';
 import { resumeJob } from './orders/store-status.ts';
 import { emailJob } from './hosted/stores/email.ts';
+import { certificationJob } from './certification/runs.ts';
 
 /**
  * Every job kind the platform runs: the one list handed to the worker. A kind defined but not
@@ -29,4 +30,5 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   menuPublish,
   menuNotifyPos,
   emailJob,
+  certificationJob,
 ];

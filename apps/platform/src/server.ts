@@ -19,6 +19,7 @@ import { order } from './order/index.ts';
 import { pos } from './pos/index.ts';
 import { eventProvider } from './event-provider/index.ts';
 import { menus } from './menus/index.ts';
+import { certification } from './certification/index.ts';
 import { menuFiles } from './menu-files/index.ts';
 import { hostedMenusCapability } from './hosted/menus/index.ts';
 import { menuDiscounts } from './hosted/menu-discounts/index.ts';
@@ -69,6 +70,7 @@ export async function buildApp(
     billing,
     orders,
     menus,
+    certification,
   ]);
   await registerApi(app, 'become-a-dsp', [order, menuFiles]);
   await registerApi(app, 'become-a-pos', [pos]);

@@ -27,13 +27,9 @@ export const CertificationTrigger = z
       .max(200)
       .optional()
       .meta({ description: 'Your id of the location (or store) it is about.' }),
-    order_id: z
-      .string()
-      .max(200)
-      .optional()
-      .meta({
-        description: 'The order it is about: your id of it (POS), or the platform reference (events).',
-      }),
+    order_id: z.string().max(200).optional().meta({
+      description: 'The order it is about: your id of it (POS), or the platform reference (events).',
+    }),
   })
   .meta({ id: 'CertificationTrigger', description: 'Asks your test build to send one webhook.' });
 export type CertificationTrigger = z.infer<typeof CertificationTrigger>;

@@ -173,6 +173,20 @@ export const ERROR_CODES = {
       'The POS location already holds a binding to that DSP, or the store is already bound in this org.',
   },
   // orders
+  certification_run_not_found: {
+    status: 404,
+    description: 'No certification run with that id of yours.',
+  },
+  certification_in_progress: {
+    status: 409,
+    description:
+      'A certification run of yours is queued or running: wait for its report before starting another.',
+  },
+  partner_not_certifiable: {
+    status: 409,
+    description:
+      'The platform cannot certify you yet: a white-label partner has nothing to certify, and a POS, DSP or event provider needs its base URL (and a POS or DSP its OAuth client) registered first.',
+  },
   order_not_found: {
     status: 404,
     description: 'No order with that id visible to you (for a DSP: no order you posted with that id).',

@@ -23,6 +23,8 @@ import {
   PartnerExistsError,
   PartnerNotFoundError,
   rotateSecret,
+  goLive,
+  PartnerNotCertifiedError,
   type PartnerCredentials,
   type PartnerSummary,
   type RotatedSecrets,
@@ -41,6 +43,8 @@ export interface AdminCommands {
   createPartner(req: CreatePartnerRequest): Promise<PartnerCredentials>;
   listPartners(): Promise<PartnerSummary[]>;
   rotateSecret(idOrSlug: string, which: readonly SecretKind[]): Promise<RotatedSecrets>;
+  /** Moves a certified partner from sandbox to live (`conflict` when it has no passed run). */
+  goLive(idOrSlug: string): Promise<Awaited<ReturnType<typeof goLive>>>;
   /** New tokens are signed with the new key; the retired ones keep verifying until their tokens expire. */
   rotateSigningKey(): Promise<{ kid: string; retired: string[] }>;
   /** An order and its timeline, as its partners see them (`order_not_found` when there is none). */
@@ -100,6 +104,15 @@ export function directCommands(database: Database, encryptionKey: Buffer): Admin
         return await rotateSecret(db, encryptionKey, idOrSlug, which);
       } catch (err) {
         if (err instanceof PartnerNotFoundError) throw new ApiError('unknown_partner', err.message);
+        throw err;
+      }
+    },
+    async goLive(idOrSlug) {
+      try {
+        return await goLive(db, idOrSlug);
+      } catch (err) {
+        if (err instanceof PartnerNotFoundError) throw new ApiError('unknown_partner', err.message);
+        if (err instanceof PartnerNotCertifiedError) throw new ApiError('conflict', err.message);
         throw err;
       }
     },

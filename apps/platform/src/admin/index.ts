@@ -59,6 +59,11 @@ export function registerAdmin(app: FastifyInstance): void {
       { schema: { params: z.object({ partner: z.string().min(1).max(200) }), body: RotateSecretRequest } },
       async (req) => commands().rotateSecret(req.params.partner, req.body.which),
     );
+    admin.post(
+      '/_admin/partners/:partner/go-live',
+      { schema: { params: z.object({ partner: z.string().min(1).max(200) }) } },
+      async (req) => commands().goLive(req.params.partner),
+    );
     admin.post('/_admin/keys/rotate', () => commands().rotateSigningKey());
     admin.get(
       '/_admin/orders/:order',

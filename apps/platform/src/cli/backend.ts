@@ -132,6 +132,7 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
     listPartners: () => request('GET', '/_admin/partners'),
     rotateSecret: (idOrSlug, which) =>
       request('POST', `/_admin/partners/${encodeURIComponent(idOrSlug)}/rotate-secret`, { which }),
+    goLive: (idOrSlug) => request('POST', `/_admin/partners/${encodeURIComponent(idOrSlug)}/go-live`),
     rotateSigningKey: () => request('POST', '/_admin/keys/rotate'),
     showOrder: (orderId) => request('GET', `/_admin/orders/${encodeURIComponent(orderId)}`),
     eventProviders: (locationId) =>

@@ -24,6 +24,10 @@ export const PARTNERS_USAGE = `Usage:
       Replaces the root client secret, the webhook secret, or both (default) and prints the new
       ones once. The old secrets stop working at once; rotating the client secret also revokes
       every access and refresh token issued to that client.
+  stream-platform partners go-live --slug SLUG
+      Moves a POS, DSP or event provider from sandbox to live. Only a partner with a passed
+      certification run (POST /certification/runs) may go live; partners list shows
+      certified_run_id, certified_at and live_at.
   stream-platform partners menu-settings --slug SLUG [--menu-form v1|v2] [--max-modifier-depth N]
                                          [--price-platform doordash|uber|grubhub|chownow|flipdish|none]
       How a DSP takes its menus: the v2 (flat) menu file flag, the deepest modifier nesting it
@@ -118,10 +122,19 @@ async function menuSettings(args: string[]): Promise<void> {
   printJson(await withCommands(loadConfig(), (c) => c.setMenuSettings(slug, parsed.data)));
 }
 
+async function goLive(args: string[]): Promise<void> {
+  const flags = parseFlags(args, ['slug'], PARTNERS_USAGE);
+  if (!flags) return console.log(PARTNERS_USAGE);
+  requireFlags(flags, ['slug'], 'partners go-live', PARTNERS_USAGE);
+  const slug = flags.slug!;
+  printJson(await withCommands(loadConfig(), (c) => c.goLive(slug)));
+}
+
 const SUBCOMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   create,
   list,
   'rotate-secret': rotateSecret,
+  'go-live': goLive,
   'menu-settings': menuSettings,
 };
 
@@ -130,7 +143,10 @@ export async function partners([sub, ...args]: string[]): Promise<void> {
   const run = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
   if (!run) {
     const what = sub === undefined ? 'needs a command' : `has no command "${sub}"`;
-    throw new UsageError(`partners ${what}: create, list, rotate-secret or menu-settings.`, PARTNERS_USAGE);
+    throw new UsageError(
+      `partners ${what}: create, list, rotate-secret, go-live or menu-settings.`,
+      PARTNERS_USAGE,
+    );
   }
   return run(args);
 }

@@ -119,6 +119,11 @@ export interface PartnerSummary {
   /** The client id the partner issued to the platform for merchant OAuth, if any. */
   oauth_client_id: string | null;
   created_at: string;
+  /** The last passed certification run (`POST /certification/runs`) and when; null: never certified. */
+  certified_run_id: string | null;
+  certified_at: string | null;
+  /** When the operator moved the partner to live (`partners go-live`); null: still in sandbox. */
+  live_at: string | null;
   /** Sandbox partners only: their secrets, which they keep readable (see sandbox-bootstrap.ts). */
   sandbox_credentials?: Pick<PartnerCredentials, 'client_secret' | 'webhook_secret'> & {
     oauth_client_secret: string | null;
@@ -149,6 +154,9 @@ export async function listPartners(db: DbOrTx): Promise<PartnerSummary[]> {
         client_id: clientId,
         oauth_client_id: p.oauthClientId,
         created_at: p.createdAt.toISOString(),
+        certified_run_id: p.certifiedRunId,
+        certified_at: p.certifiedAt?.toISOString() ?? null,
+        live_at: p.liveAt?.toISOString() ?? null,
       },
     ];
   });
@@ -220,4 +228,35 @@ export async function rotateSecret(
     }
     return out;
   });
+}
+
+export class PartnerNotCertifiedError extends Error {}
+
+/**
+ * Moves a partner from sandbox to live: only one with a passed certification run. Answers when it
+ * went live (the first time: going live again changes nothing).
+ */
+export async function goLive(
+  db: DbOrTx,
+  idOrSlug: string,
+): Promise<{ partner_id: string; slug: string; certified_run_id: string; live_at: string }> {
+  const partner = await findPartner(db, idOrSlug);
+  if (!partner) throw new PartnerNotFoundError(`No partner ${idOrSlug}.`);
+  if (!partner.certifiedRunId) {
+    throw new PartnerNotCertifiedError(
+      `${partner.slug} has no passed certification run: it starts one with POST /certification/runs ` +
+        '(or runs stream-platform certify against its implementation) and passes every required check first.',
+    );
+  }
+  const [row] = await db
+    .update(partners)
+    .set({ liveAt: sql`coalesce(${partners.liveAt}, now())` })
+    .where(eq(partners.id, partner.id))
+    .returning();
+  return {
+    partner_id: row!.id,
+    slug: row!.slug,
+    certified_run_id: row!.certifiedRunId!,
+    live_at: row!.liveAt!.toISOString(),
+  };
 }

@@ -10,6 +10,7 @@ import { SSO_OPERATIONS } from './partner/sso.ts';
 import { BILLING_OPERATIONS } from './partner/billing.ts';
 import { ORDER_OPERATIONS } from './partner/orders.ts';
 import { MENU_OPERATIONS } from './partner/menus.ts';
+import { CERTIFICATION_OPERATIONS } from './partner/certification.ts';
 import { HR_MENU_OPERATIONS } from './hr-menu/index.ts';
 import { HR_ORDER_OPERATIONS } from './hr-orders/index.ts';
 import { HR_STORE_OPERATIONS } from './hr-stores/index.ts';
@@ -27,6 +28,7 @@ export const ALL_OPERATIONS: readonly Operation[] = [
   ...BILLING_OPERATIONS,
   ...ORDER_OPERATIONS,
   ...MENU_OPERATIONS,
+  ...CERTIFICATION_OPERATIONS,
   ...BECOME_A_POS_OPERATIONS,
   ...BECOME_A_DSP_OPERATIONS,
   ...INTEGRATE_WITH_EVENTS_OPERATIONS,

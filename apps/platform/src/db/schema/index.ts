@@ -8,3 +8,4 @@ export * from './orders.ts';
 export * from './events.ts';
 export * from './menus.ts';
 export * from './hosted.ts';
+export * from './certification.ts';

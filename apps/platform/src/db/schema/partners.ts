@@ -16,6 +16,11 @@ export const partners = pgTable('partners', {
   oauthClientId: text('oauth_client_id'),
   oauthClientSecretEnc: text('oauth_client_secret_enc'),
   settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  /** The certification run that passed last (`POST /certification/runs`), and when. */
+  certifiedRunId: text('certified_run_id'),
+  certifiedAt: timestamptz('certified_at'),
+  /** When the operator moved the partner from sandbox to live (`partners go-live`); null: sandbox. */
+  liveAt: timestamptz('live_at'),
   createdAt: createdAt(),
 });
 

@@ -1,0 +1,168 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hmacHex } from '@stream/contracts/server/signature';
+import { call } from '../../test/http.ts';
+import { waitFor } from '../../test/wait.ts';
+import { directCommands } from '../admin/commands.ts';
+import { requestAccessToken, testPartner } from '../auth/testing.ts';
+import { certificationFiles, certificationWebhooks, partners } from '../db/schema/index.ts';
+import { startOnboardingWorld, type OnboardingWorld } from '../onboarding/testing.ts';
+
+/**
+ * Certification through the Partner API: the platform runs the kit against the sandbox partners'
+ * own base URLs (the mounted simulators), their webhooks come back to the run's inbox over HTTP,
+ * and a passed run is recorded on the partner.
+ */
+let world: OnboardingWorld;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  world = await startOnboardingWorld();
+  const { database, config } = world.platform.app.ctx;
+  const list = await directCommands(database, config.encryptionKey).listPartners();
+  for (const slug of ['sandbox-pos', 'sandbox-dsp', 'sandbox-events']) {
+    const p = list.find((x) => x.slug === slug)!;
+    const creds = { client_id: p.client_id!, client_secret: p.sandbox_credentials!.client_secret };
+    tokens[slug] = (await requestAccessToken(world.url, creds)).access_token;
+  }
+}, 120_000);
+afterAll(() => world?.stop());
+
+const start = (slug: string, body: unknown = {}) =>
+  call('POST', `${world.url}/certification/runs`, { token: tokens[slug]!, body });
+const read = (slug: string, id: string) =>
+  call('GET', `${world.url}/certification/runs/${id}`, { token: tokens[slug]! });
+const finished = (slug: string, id: string) =>
+  waitFor(
+    async () => {
+      const res = await read(slug, id);
+      return ['passed', 'failed'].includes(res.body.run.status) ? res.body.run : undefined;
+    },
+    60_000,
+    `run ${id}`,
+  );
+
+describe('POST /certification/runs', () => {
+  it('certifies the sandbox POS, records it on the partner, and refuses a second run meanwhile', async () => {
+    await world.pos.switches({ slow_ms: 150 }); // long enough to be caught running
+    try {
+      const res = await start('sandbox-pos');
+      expect(res.status, res.text).toBe(202);
+      expect(res.body.run).toMatchObject({
+        kind: 'pos',
+        status: 'queued',
+        base_url: `${world.url}/sandbox/pos`,
+        report: null,
+      });
+      expect(res.body.run.progress).toEqual({ done: 0, total: 20 });
+      const again = await start('sandbox-pos');
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('certification_in_progress');
+      const partway = await waitFor(async () => {
+        const r = (await read('sandbox-pos', res.body.run._id)).body.run;
+        return r.status === 'running' && r.progress.done > 0 ? r : undefined;
+      });
+      expect(partway.report.checks[0].id).toBe('pos.oauth.authorize');
+
+      await world.pos.switches({ slow_ms: 0 });
+      const run = await finished('sandbox-pos', res.body.run._id);
+      expect(
+        run.report.checks.filter(
+          (c: { required: boolean; status: string }) => c.required && c.status !== 'passed',
+        ),
+      ).toEqual([]);
+      expect(run).toMatchObject({ status: 'passed', progress: { done: 20, total: 20 } });
+      const { db } = world.platform.app.ctx;
+      const [row] = await db.select().from(partners).where(eq(partners.slug, 'sandbox-pos'));
+      expect(row!.certifiedRunId).toBe(run._id);
+      // ... which is what lets the operator move it to live (once; again changes nothing).
+      const commands = directCommands(
+        world.platform.app.ctx.database,
+        world.platform.app.ctx.config.encryptionKey,
+      );
+      const live = await commands.goLive('sandbox-pos');
+      expect(live).toMatchObject({ slug: 'sandbox-pos', certified_run_id: run._id });
+      expect((await commands.goLive('sandbox-pos')).live_at).toBe(live.live_at);
+      const listed = (await commands.listPartners()).find((p) => p.slug === 'sandbox-pos')!;
+      expect(listed).toMatchObject({ certified_run_id: run._id, live_at: live.live_at });
+      // The webhooks came back to the run's inbox over HTTP, signed with the partner's secret.
+      const received = await db
+        .select()
+        .from(certificationWebhooks)
+        .where(eq(certificationWebhooks.runId, run._id));
+      expect(received.map((w) => JSON.parse(w.raw).type)).toContain('order.status.updated');
+      expect(received.every((w) => w.signature === 'valid')).toBe(true);
+    } finally {
+      await world.pos.resetSwitches();
+    }
+  });
+
+  it('certifies the sandbox DSP with the v2 menu (its files downloaded from the platform) and the event provider', async () => {
+    const dsp = await start('sandbox-dsp', { menu_form: 'v2' });
+    const events = await start('sandbox-events');
+    expect(events.status).toBe(202);
+    const run = await finished('sandbox-dsp', dsp.body.run._id);
+    expect(run.status).toBe('passed');
+    const files = await world.platform.app.ctx.db
+      .select()
+      .from(certificationFiles)
+      .where(eq(certificationFiles.runId, run._id));
+    expect(files.map((f) => f.downloads)).toEqual([1, 1]);
+    expect((await finished('sandbox-events', events.body.run._id)).status).toBe('passed');
+  });
+
+  it('refuses what it cannot certify, and shows a run to its partner only', async () => {
+    const white = await testPartner(world.platform);
+    const commands = directCommands(
+      world.platform.app.ctx.database,
+      world.platform.app.ctx.config.encryptionKey,
+    );
+    await expect(commands.goLive(white.partner_id)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/has no passed certification run/),
+    });
+    const res = await call('POST', `${world.url}/certification/runs`, { token: white.token, body: {} });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'partner_not_certifiable' });
+    const bad = await start('sandbox-pos', { menu_form: 'v3' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_failed');
+
+    const own = await start('sandbox-events');
+    const id = own.body.run._id;
+    const other = await call('GET', `${world.url}/certification/runs/${id}`, { token: white.token });
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe('certification_run_not_found');
+    await finished('sandbox-events', id);
+  });
+
+  it("a run's inbox refuses a badly signed webhook with 401 and keeps it; a finished run's inbox is closed", async () => {
+    await world.pos.switches({ slow_ms: 200 });
+    try {
+      const res = await start('sandbox-pos');
+      const id = res.body.run._id;
+      const body = JSON.stringify({
+        type: 'location.status.updated',
+        object: { status: 'active', location_id: 'x' },
+      });
+      const inbox = `${world.url}/certification/runs/${id}/webhooks`;
+      const refused = await call('POST', inbox, {
+        body,
+        headers: { 'content-type': 'application/json', 'stream-webhook-signature': hmacHex('wrong', body) },
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('signature_mismatch');
+      const kept = await world.platform.app.ctx.db
+        .select()
+        .from(certificationWebhooks)
+        .where(eq(certificationWebhooks.runId, id));
+      expect(kept.map((w) => w.signature)).toEqual(['signature_mismatch']);
+      await world.pos.switches({ slow_ms: 0 });
+      await finished('sandbox-pos', id);
+      const late = await call('POST', inbox, { body, headers: { 'content-type': 'application/json' } });
+      expect(late.status).toBe(404);
+    } finally {
+      await world.pos.resetSwitches();
+    }
+  });
+});

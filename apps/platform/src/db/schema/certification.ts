@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { CERTIFICATION_KINDS, type CertificationReport } from '@stream/contracts/certification';
+import { createdAt, id, ref, timestamptz } from './columns.ts';
+import { partners } from './partners.ts';
+
+export const CERTIFICATION_RUN_STATUSES = ['queued', 'running', 'passed', 'failed'] as const;
+
+/** One certification run the platform made against a partner's implementation (`POST /certification/runs`). */
+export const certificationRuns = pgTable(
+  'certification_runs',
+  {
+    id: id(),
+    partnerId: ref('partner_id', () => partners.id),
+    kind: text('kind', { enum: CERTIFICATION_KINDS }).notNull(),
+    status: text('status', { enum: CERTIFICATION_RUN_STATUSES }).notNull().default('queued'),
+    baseUrl: text('base_url').notNull(),
+    menuForm: text('menu_form', { enum: ['v1', 'v2'] })
+      .notNull()
+      .default('v1'),
+    /** The report so far: rewritten after each check. */
+    report: jsonb('report').$type<CertificationReport>(),
+    createdAt: createdAt(),
+    finishedAt: timestamptz('finished_at'),
+  },
+  (t) => [
+    // One run at a time per partner: two would talk to the same test merchant at once.
+    uniqueIndex('certification_runs_one_active')
+      .on(t.partnerId)
+      .where(sql`status in ('queued', 'running')`),
+    index('certification_runs_partner').on(t.partnerId, t.createdAt),
+  ],
+);
+
+/** A webhook the partner sent a run (its inbox), kept with its signature verdict. */
+export const certificationWebhooks = pgTable(
+  'certification_webhooks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: ref('run_id', () => certificationRuns.id),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
+    path: text('path').notNull(),
+    raw: text('raw').notNull(),
+    signature: text('signature').notNull(),
+  },
+  (t) => [index('certification_webhooks_run').on(t.runId, t.id)],
+);
+
+/** A menu file a run served the DSP, and how often it was downloaded. */
+export const certificationFiles = pgTable('certification_files', {
+  id: id(),
+  runId: ref('run_id', () => certificationRuns.id),
+  body: jsonb('body').notNull(),
+  downloads: integer('downloads').notNull().default(0),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { CERTIFICATION_KINDS, CertificationReport } from '../../certification.ts';
+import { defineOperation } from '../../operation.ts';
+import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
+
+/**
+ * Self-serve certification through the Partner API: the platform runs the certification kit against
+ * the base URL it has on file for the calling partner, as a job, and keeps the report.
+ */
+
+const GUIDE = '/docs/become-a-stream-integration/certification';
+
+export const CertificationRun = z
+  .object({
+    _id: z.string().meta({ description: 'The run (`crt_…`).' }),
+    kind: z.enum(CERTIFICATION_KINDS),
+    status: z.enum(['queued', 'running', 'passed', 'failed']).meta({
+      description:
+        '`queued`, then `running` while checks run; `passed` when every required check passed, else `failed`.',
+    }),
+    base_url: z.string().meta({ description: 'Your implementation, as registered with the platform.' }),
+    progress: z.object({ done: z.number().int(), total: z.number().int() }),
+    report: CertificationReport.nullable().meta({
+      description: 'Every check so far; null before the first.',
+    }),
+    created_at: z.iso.datetime(),
+    finished_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'CertificationRun', description: 'A certification run and its report.' });
+export type CertificationRun = z.infer<typeof CertificationRun>;
+
+const runId = z.object({ run_id: Id.meta({ description: 'The run (`crt_…`).' }) });
+const exampleRun: CertificationRun = {
+  _id: 'crt_3b8e1c5a7d9f2e4a6c8b0d1f',
+  kind: 'pos',
+  status: 'running',
+  base_url: 'https://pos.example.com',
+  progress: { done: 1, total: 20 },
+  report: {
+    kind: 'pos',
+    base_url: 'https://pos.example.com',
+    started_at: EXAMPLE.createdAt,
+    finished_at: null,
+    passed: false,
+    summary: { passed: 1, failed: 0, skipped: 0, total: 1 },
+    checks: [
+      {
+        id: 'pos.oauth.authorize',
+        title: 'Authorize redirects back with a code and the state',
+        required: true,
+        status: 'passed',
+        guide:
+          '/docs/become-a-stream-integration/integrate-with-stream-as-a-pos/integration-steps/merchant-onboarding',
+        exchanges: [
+          {
+            direction: 'sent',
+            method: 'GET',
+            url: 'https://pos.example.com/stream-pos/v1/authorize?client_id=stream-platform&response_type=code&redirect_uri=…',
+            status: 302,
+            duration_ms: 41,
+          },
+        ],
+        duration_ms: 43,
+      },
+    ],
+  },
+  created_at: EXAMPLE.createdAt,
+  finished_at: null,
+};
+
+export const startCertificationRun = defineOperation({
+  api: 'partner',
+  operationId: 'startCertificationRun',
+  method: 'POST',
+  path: '/certification/runs',
+  summary: 'Start a certification run',
+  description: `Runs the certification kit against your implementation at the base URL the platform has for you,
+with the OAuth client and webhook secret it holds, as \`stream-platform certify\` does on your machine. Answers at
+once; read the progress with \`GET /certification/runs/{run_id}\`. Your webhooks go to
+\`/certification/runs/{run_id}/webhooks\` (the trigger names it), signed as you sign them for the platform.
+A passed run is recorded on your account: it is what the operator moves you from sandbox to live with.
+One run at a time.`,
+  tags: ['Certification'],
+  tagDescriptions: { Certification: 'Certify your POS, DSP or event-provider implementation yourself.' },
+  security: { kind: 'bearer', scopes: [] },
+  servedBy: 'platform',
+  externalDocs: { url: GUIDE, description: 'What is checked, and how to read the report' },
+  request: {
+    body: z
+      .object({
+        menu_form: z
+          .enum(['v1', 'v2'])
+          .default('v1')
+          .meta({ description: 'DSP: `v2` checks the v2 menu file as well as v1.' }),
+      })
+      .meta({ id: 'StartCertificationRun' }),
+    example: { menu_form: 'v1' },
+  },
+  responses: {
+    202: {
+      description: 'The run is queued.',
+      schema: z.object({ run: CertificationRun }),
+      example: { run: { ...exampleRun, status: 'queued', progress: { done: 0, total: 20 }, report: null } },
+    },
+  },
+  errors: [
+    ...BEARER_ERRORS,
+    'validation_failed',
+    'org_limited_token',
+    'certification_in_progress',
+    'partner_not_certifiable',
+  ],
+});
+
+export const getCertificationRun = defineOperation({
+  api: 'partner',
+  operationId: 'getCertificationRun',
+  method: 'GET',
+  path: '/certification/runs/{run_id}',
+  summary: 'Get a certification run',
+  description:
+    'The run as it stands: its status, how many checks have run, and the report so far, check by check.',
+  tags: ['Certification'],
+  security: { kind: 'bearer', scopes: [] },
+  servedBy: 'platform',
+  externalDocs: { url: GUIDE },
+  request: { params: runId, example: { run_id: exampleRun._id } },
+  responses: {
+    200: {
+      description: 'The run.',
+      schema: z.object({ run: CertificationRun }),
+      example: { run: exampleRun },
+    },
+  },
+  errors: [...BEARER_ERRORS, 'certification_run_not_found'],
+});
+
+export const receiveCertificationWebhook = defineOperation({
+  api: 'partner',
+  operationId: 'receiveCertificationWebhook',
+  method: 'POST',
+  path: '/certification/runs/{run_id}/webhooks',
+  summary: "A run's webhook inbox",
+  description: `Where a running certification takes the webhooks you are asked to send (the \`webhook_url\` of the
+certification trigger). Sign them with \`Stream-Webhook-Signature\`, as for the platform. Each is kept with its
+signature verdict for the check that waits for it; a bad signature is answered 401, as the platform would.`,
+  tags: ['Certification'],
+  security: { kind: 'none' },
+  servedBy: 'platform',
+  request: {
+    params: runId,
+    headers: z.object({ 'stream-webhook-signature': z.string().optional() }),
+    body: z.unknown(),
+    example: {
+      type: 'order.status.updated',
+      object: { status: 'ready_for_pickup', provider_id: 'pos-ord-1', location_id: 'loc-mission' },
+    },
+  },
+  responses: { 200: { description: 'Kept.', schema: z.object({}), example: {} } },
+  errors: ['signature_missing', 'signature_malformed', 'signature_mismatch', 'certification_run_not_found'],
+});
+
+export const downloadCertificationMenuFile = defineOperation({
+  api: 'partner',
+  operationId: 'downloadCertificationMenuFile',
+  method: 'GET',
+  path: '/certification/runs/{run_id}/menu-files/{file_id}',
+  summary: 'A menu file of a run',
+  description:
+    'The `download_url` of the `location.publish` event a DSP run sends. Each download is counted.',
+  tags: ['Certification'],
+  security: { kind: 'none' },
+  servedBy: 'platform',
+  request: {
+    params: runId.extend({ file_id: Id }),
+    example: { run_id: exampleRun._id, file_id: 'cmf_9d1e3f5a7b2c4d6e8f0a1b3c' },
+  },
+  responses: {
+    200: {
+      description: 'The menu file.',
+      schema: z.unknown(),
+      example: { prep_time_minutes: 20, taxes: [], holidays: [], menus: [] },
+    },
+  },
+  errors: ['certification_run_not_found'],
+});
+
+export const CERTIFICATION_OPERATIONS = [
+  startCertificationRun,
+  getCertificationRun,
+  receiveCertificationWebhook,
+  downloadCertificationMenuFile,
+] as const;
