@@ -127,8 +127,12 @@ describe('POST /certification/runs', () => {
     const bad = await start('sandbox-pos', { menu_form: 'v3' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('validation_failed');
+    const notObject = await start('sandbox-pos', [1]);
+    expect(notObject.body.error.details[0].path).toBe('body'); // the body itself: not `body.`
 
-    const own = await start('sandbox-events');
+    // No body at all is the defaults.
+    const own = await call('POST', `${world.url}/certification/runs`, { token: tokens['sandbox-events']! });
+    expect(own.status, own.text).toBe(202);
     const id = own.body.run._id;
     const other = await call('GET', `${world.url}/certification/runs/${id}`, { token: white.token });
     expect(other.status).toBe(404);

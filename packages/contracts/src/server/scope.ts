@@ -77,7 +77,8 @@ export function describeError(
   if (isValidationError(err)) {
     const where = err.validationContext ?? 'body';
     const details = err.validation.map((v) => ({
-      path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.') : ''}`,
+      // The body itself is instancePath `/`: `body`, not `body.`.
+      path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.').replace(/\.$/, '') : ''}`,
       message: v.message ?? 'is invalid',
     }));
     const first = details[0];

@@ -93,7 +93,8 @@ One run at a time.`,
           .default('v1')
           .meta({ description: 'DSP: `v2` checks the v2 menu file as well as v1.' }),
       })
-      .meta({ id: 'StartCertificationRun' }),
+      .nullish()
+      .meta({ id: 'StartCertificationRun', description: 'Optional: no body is the defaults.' }),
     example: { menu_form: 'v1' },
   },
   responses: {
