@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
@@ -8,7 +11,7 @@ import { createSandboxServer, sandboxControl } from '@stream/sandbox';
 import { faultyPartner, type Fault } from './faulty-partner.ts';
 import { listenInbox, type Inbox } from './inbox.ts';
 import { toJUnit } from './report.ts';
-import { runCertification, type RunOptions } from './runner.ts';
+import { checksFor, runCertification, type RunOptions } from './runner.ts';
 
 const client = { client_id: 'platform', client_secret: 'sbxsec_test' };
 const secret = 'whsec_certification';
@@ -233,5 +236,26 @@ describe('reports and edges', () => {
     expect(failure['#text']).toContain(
       'http://localhost:8080/docs/become-a-stream-integration/integrate-with-stream-as-a-pos/integration-steps/location-management',
     );
+  });
+});
+
+describe('the certification guide', () => {
+  const docs = fileURLToPath(new URL('../../../docs/docs/', import.meta.url));
+  const guide = readFileSync(join(docs, 'become-a-stream-integration/certification.mdx'), 'utf8');
+  const all = (['pos', 'dsp', 'events'] as const).flatMap((kind) => checksFor(kind, { menuV2: true }));
+
+  it('lists every check by its id', () => {
+    expect(all.map((c) => c.id).filter((id) => !guide.includes(`\`${id}\``))).toEqual([]);
+  });
+
+  it('links every check to a page that exists, and marks the optional ones', () => {
+    const page = (path: string) => join(docs, path.replace(/^\/docs\//, '').replace(/#.*$/, ''));
+    const missing = all.filter(
+      (c) => !['.md', '.mdx', '/index.mdx'].some((ext) => existsSync(page(c.guide) + ext)),
+    );
+    expect(missing.map((c) => `${c.id}: ${c.guide}`)).toEqual([]);
+    for (const c of all.filter((c) => c.required === false)) {
+      expect(guide).toMatch(new RegExp(`\`${c.id.replaceAll('.', '\\.')}\`[^|]*\\(\\*optional\\*\\)`));
+    }
   });
 });
