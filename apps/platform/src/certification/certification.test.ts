@@ -255,7 +255,7 @@ describe('the certification guide', () => {
     );
     expect(missing.map((c) => `${c.id}: ${c.guide}`)).toEqual([]);
     for (const c of all.filter((c) => c.required === false)) {
-      expect(guide).toMatch(new RegExp(`\`${c.id.replaceAll('.', '\\.')}\`[^|]*\\(\\*optional\\*\\)`));
+      expect(guide).toMatch(new RegExp(`\`${c.id.replaceAll('.', '\\.')}\`[^|]*\\(_optional_\\)`));
     }
   });
 });

@@ -77,6 +77,18 @@ async function accepted(t: CheckRun, answer: Awaited<ReturnType<typeof sendOrder
   return order.provider_id;
 }
 
+/** Connecting (PUT) or disconnecting (DELETE) the run's location: any 2xx. */
+const connectionCheck = (method: 'PUT' | 'DELETE', id: string, title: string, section: string): Check => ({
+  id,
+  title,
+  guide: `${GUIDE.locations}${section}`,
+  async run(t) {
+    const body = { location_id: locationOf(t) };
+    const answer = await t.call({ method, path: posConnectLocation.path, body, token: tokenOf(t) });
+    t.expect2xx(answer, `${method} ${posConnectLocation.path}`);
+  },
+});
+
 export function posChecks(): Check[] {
   return [
     ...oauthChecks('pos', GUIDE.oauth, posListLocations.path),
@@ -138,21 +150,7 @@ export function posChecks(): Check[] {
         t.fail('The catalog must hold at least one active item with a price, for the order checks.');
       },
     },
-    {
-      id: 'pos.connection.connect',
-      title: 'A location is connected',
-      guide: `${GUIDE.locations}#connecting-a-location`,
-      async run(t) {
-        const body = { location_id: locationOf(t) };
-        const answer = await t.call({
-          method: 'PUT',
-          path: posConnectLocation.path,
-          body,
-          token: tokenOf(t),
-        });
-        t.expect2xx(answer, `PUT ${posConnectLocation.path}`);
-      },
-    },
+    connectionCheck('PUT', 'pos.connection.connect', 'A location is connected', '#connecting-a-location'),
     {
       id: 'pos.orders.accept',
       title: 'A new order is accepted with your id of it',
@@ -299,20 +297,11 @@ export function posChecks(): Check[] {
       required: false,
       about: (t) => ({ location_id: locationOf(t) }),
     }),
-    {
-      id: 'pos.connection.disconnect',
-      title: 'A location is disconnected',
-      guide: `${GUIDE.locations}#disconnecting-a-location`,
-      async run(t) {
-        const body = { location_id: locationOf(t) };
-        const answer = await t.call({
-          method: 'DELETE',
-          path: posConnectLocation.path,
-          body,
-          token: tokenOf(t),
-        });
-        t.expect2xx(answer, `DELETE ${posConnectLocation.path}`);
-      },
-    },
+    connectionCheck(
+      'DELETE',
+      'pos.connection.disconnect',
+      'A location is disconnected',
+      '#disconnecting-a-location',
+    ),
   ];
 }
