@@ -214,8 +214,15 @@ describe('stream-platform CLI', () => {
           client_id: offline.client_id,
           oauth_client_id: 'stream-at-acme',
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          certified_run_id: null,
+          certified_at: null,
+          live_at: null,
         },
       ]);
+      // Not certified yet: it stays in sandbox.
+      const live = await cli('partners', 'go-live', '--slug', 'acme-pos');
+      expect(live.code).toBe(1);
+      expect(live.stderr).toContain('acme-pos has no passed certification run');
       for (const secret of [created.json.client_secret, created.json.webhook_secret, 'acme-issued-secret']) {
         expect(listed.stdout).not.toContain(secret);
       }
