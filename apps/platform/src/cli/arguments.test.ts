@@ -46,8 +46,8 @@ describe('CLI arguments', () => {
       '--which must be client, webhook or both (got "all").',
     ],
     [['list', '--all'], "Unknown option '--all'."],
-    [['delete'], 'partners has no command "delete": create, list, rotate-secret or menu-settings.'],
-    [[], 'partners needs a command: create, list, rotate-secret or menu-settings.'],
+    [['delete'], 'partners has no command "delete": create, list, rotate-secret, go-live or menu-settings.'],
+    [[], 'partners needs a command: create, list, rotate-secret, go-live or menu-settings.'],
   ])('partners %j', async (args, message) => {
     const err = await partners(args).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
