@@ -89,7 +89,8 @@ function reportable(text: string, json: unknown): unknown {
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} bytes)` : text;
 }
 
-const parseJson = (text: string): unknown => {
+/** The text as JSON, undefined when it is not (a partner's answer or webhook may be anything). */
+export const parseJson = (text: string): unknown => {
   try {
     return text ? JSON.parse(text) : undefined;
   } catch {

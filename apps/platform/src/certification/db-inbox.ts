@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { newId } from '../db/ids.ts';
 import { certificationFiles, certificationWebhooks } from '../db/schema/index.ts';
 import { callbackUrl } from '../onboarding/integrations.ts';
+import { parseJson } from './check.ts';
 import type { Inbox, ReceivedWebhook } from './inbox.ts';
 
 /**
@@ -13,14 +14,6 @@ import type { Inbox, ReceivedWebhook } from './inbox.ts';
  */
 
 const POLL_MS = 200;
-
-const parse = (raw: string): unknown => {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-};
 
 export function dbInbox(ctx: AppContext, runId: string): Inbox {
   const base = `${ctx.config.publicUrl}/certification/runs/${runId}`;
@@ -50,7 +43,7 @@ export function dbInbox(ctx: AppContext, runId: string): Inbox {
             at: row.receivedAt.getTime(),
             path: row.path,
             raw: row.raw,
-            body: parse(row.raw),
+            body: parseJson(row.raw),
             signature: row.signature as ReceivedWebhook['signature'],
           };
           if (match(received)) return received;

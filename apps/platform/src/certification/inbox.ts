@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
+import { parseJson } from './check.ts';
 
 /**
  * Where a certification run takes what the partner sends it: the webhooks it is asked to send
@@ -51,14 +52,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-const json = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * A small HTTP server on `host:port` (port 0: any free one). `publicUrl` is the address to give the
  * partner when it differs from the one listened on (a tunnel, a container's host name).
@@ -75,13 +68,13 @@ export async function listenInbox(opts: {
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? '/').split('?')[0]!;
-      const answer = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+      const answerText = (status: number, text: string) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+      const answer = (status: number, body: unknown) => answerText(status, JSON.stringify(body));
       const file = req.method === 'GET' ? files.get(path) : undefined;
       if (file) {
         file.downloads += 1;
-        return answer(200, JSON.parse(file.body));
+        return answerText(200, file.body);
       }
       if (req.method !== 'POST' || !path.startsWith('/webhooks')) {
         return answer(404, { error: { code: 'not_found', message: `Nothing at ${req.method} ${path}.` } });
@@ -89,7 +82,13 @@ export async function listenInbox(opts: {
       const raw = await readBody(req);
       const problem = verifySignature(opts.secret, raw, req.headers['stream-webhook-signature']);
       const text = raw.toString('utf8');
-      received.push({ at: Date.now(), path, raw: text, body: json(text), signature: problem ?? 'valid' });
+      received.push({
+        at: Date.now(),
+        path,
+        raw: text,
+        body: parseJson(text),
+        signature: problem ?? 'valid',
+      });
       for (const wake of waiters) wake();
       if (problem) {
         return answer(401, {
