@@ -15,6 +15,7 @@ import { startOnboardingWorld, type OnboardingWorld } from '../onboarding/testin
  */
 let world: OnboardingWorld;
 const tokens: Record<string, string> = {};
+let webhookSecret = ''; // sandbox-pos's
 
 beforeAll(async () => {
   world = await startOnboardingWorld();
@@ -24,6 +25,7 @@ beforeAll(async () => {
     const p = list.find((x) => x.slug === slug)!;
     const creds = { client_id: p.client_id!, client_secret: p.sandbox_credentials!.client_secret };
     tokens[slug] = (await requestAccessToken(world.url, creds)).access_token;
+    if (slug === 'sandbox-pos') webhookSecret = p.sandbox_credentials!.webhook_secret;
   }
 }, 120_000);
 afterAll(() => world?.stop());
@@ -150,6 +152,15 @@ describe('POST /certification/runs', () => {
         object: { status: 'active', location_id: 'x' },
       });
       const inbox = `${world.url}/certification/runs/${id}/webhooks`;
+      // A partner that signs in upper-case hex is right too (the same digest).
+      const upper = await call('POST', inbox, {
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'stream-webhook-signature': hmacHex(webhookSecret, body).toUpperCase(),
+        },
+      });
+      expect(upper.status, upper.text).toBe(200);
       const refused = await call('POST', inbox, {
         body,
         headers: { 'content-type': 'application/json', 'stream-webhook-signature': hmacHex('wrong', body) },
@@ -160,7 +171,7 @@ describe('POST /certification/runs', () => {
         .select()
         .from(certificationWebhooks)
         .where(eq(certificationWebhooks.runId, id));
-      expect(kept.map((w) => w.signature)).toEqual(['signature_mismatch']);
+      expect(kept.map((w) => w.signature)).toEqual(['valid', 'signature_mismatch']);
       await world.pos.switches({ slow_ms: 0 });
       await finished('sandbox-pos', id);
       const late = await call('POST', inbox, { body, headers: { 'content-type': 'application/json' } });
