@@ -244,6 +244,11 @@ export const ERROR_CODES = {
     status: 400,
     description: 'The business-date range is longer than 3 days, or ends before it starts.',
   },
+  idempotency_key_reused: {
+    status: 422,
+    description:
+      'The Idempotency-Key was used in the last 24 hours with another request (body, store or endpoint); use a new key.',
+  },
   card_already_applied: {
     status: 409,
     description: 'A payment with this card was already applied to the order.',

@@ -56,6 +56,30 @@ export const StoreAndServiceHeaders = StoreHeaders.extend({
   'x-service-type': ServiceType.meta({ description: 'The channel the order comes through.' }),
 });
 
+/**
+ * `Idempotency-Key` on the hosted calls that create something (`POST /Orders`, the e-mail calls):
+ * a retry with the same key and request is answered what the first one was, and creates nothing.
+ */
+export const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x20-\x7e]{1,255}$/, 'must be 1 to 255 printable ASCII characters, such as a UUID')
+    .optional()
+    .meta({
+      description:
+        'A key you choose for this request (a UUID): a retry with the same key and request in the next 24 hours is answered what the first was, with `Idempotent-Replayed: true`, and creates nothing. Reused with another request: 422 `idempotency_key_reused`.',
+    }),
+});
+
+/** The header a replayed answer carries (Stripe's name). */
+export const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description:
+      '`true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key`.',
+    schema: z.literal('true'),
+  },
+};
+
 /** HH:mm, 24-hour, five characters (section 5). */
 export const ClockTime = z
   .string()

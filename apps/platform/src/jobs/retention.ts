@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { pruneIdempotencyKeys } from '../db/idempotency-keys.ts';
 import { acquireLease, releaseLease } from '../db/leases.ts';
 import { msInterval, rowsOf } from './sql.ts';
 
@@ -62,7 +63,8 @@ export interface Pruner {
 
 /**
  * Prunes every `intervalMs` (and once shortly after start) in whichever process holds the
- * `outbox.prune` lease; the others skip that round. Nothing is pruned with `days` = 0.
+ * `outbox.prune` lease; the others skip that round. Each round also deletes the Idempotency-Keys
+ * past their 24 hours (an expired key is reusable even before). Nothing is pruned with `days` = 0.
  */
 export function startPruner(ctx: AppContext, holder: string): Pruner {
   const { days, intervalMs } = { ...RETENTION_DEFAULTS, ...ctx.config.retention };
@@ -77,7 +79,13 @@ export function startPruner(ctx: AppContext, holder: string): Pruner {
           olderThanMs: days * 24 * 60 * 60 * 1000,
           renew: () => acquireLease(ctx.db, LEASE, holder, leaseMs),
         });
-        if (gone.jobs || gone.attempts) ctx.log.info(gone, 'pruned finished jobs and delivery attempts');
+        const keys = await pruneIdempotencyKeys(ctx.db);
+        if (gone.jobs || gone.attempts || keys) {
+          ctx.log.info(
+            { ...gone, idempotency_keys: keys },
+            'pruned finished jobs, attempts and expired keys',
+          );
+        }
       } catch (err) {
         ctx.log.error({ err }, 'pruning finished jobs failed');
       } finally {

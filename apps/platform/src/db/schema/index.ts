@@ -9,3 +9,4 @@ export * from './events.ts';
 export * from './menus.ts';
 export * from './hosted.ts';
 export * from './certification.ts';
+export * from './idempotency.ts';

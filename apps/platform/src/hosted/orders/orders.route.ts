@@ -4,7 +4,7 @@ import { authOf } from '../../auth/bearer.ts';
 import { ApiError } from '../../http/errors.ts';
 import { mount } from '../../http/route.ts';
 import { findGrantedStore, storeDate } from '../access.ts';
-import { hostedAnswer, plural } from '../answer.ts';
+import { hostedAnswer, plural, sendOnce } from '../answer.ts';
 import { placeOrder, pricingRequestOf } from './place.ts';
 import { findStoreOrder, listStoreOrders, orderToWire, ordersToWire } from './records.ts';
 
@@ -40,24 +40,19 @@ export function registerHostedOrdersRoute(app: FastifyInstance): void {
   });
 
   mount(app, createOrder, async (req, reply) => {
-    const placed = await placeOrder(db, pricingRequestOf(req));
-    const order = await orderToWire(db, placed.row);
-    if (placed.rejection) {
+    const r = pricingRequestOf(req);
+    const request = { store: r.storeId, serviceType: r.serviceType, body: req.body };
+    return sendOnce(app.ctx, req, reply, request, async (tx) => {
+      const placed = await placeOrder(tx, r);
+      const order = await orderToWire(tx, placed.row);
+      if (!placed.rejection) {
+        const message = `Order ${order.id} accepted; ready at ${order.estimatedTime}.`;
+        return { status: 201, body: hostedAnswer(order, message, placed.messages) };
+      }
       const message = `Order ${order.id} rejected: ${placed.rejection.message}`;
-      return reply
-        .code(422)
-        .send(
-          hostedAnswer(order, message, [
-            { id: 'order_rejected', message, messageType: 'ERROR' },
-            ...placed.messages,
-          ]),
-        );
-    }
-    return reply
-      .code(201)
-      .send(
-        hostedAnswer(order, `Order ${order.id} accepted; ready at ${order.estimatedTime}.`, placed.messages),
-      );
+      const rejected = { id: 'order_rejected', message, messageType: 'ERROR' } as const;
+      return { status: 422, body: hostedAnswer(order, message, [rejected, ...placed.messages]) };
+    });
   });
 
   mount(app, getHostedOrder, async (req) => {

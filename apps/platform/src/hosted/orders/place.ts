@@ -5,7 +5,7 @@ import type { HostedMessage } from '@stream/contracts/envelopes';
 import type { ServiceType } from '@stream/contracts/hosted';
 import type { FastifyRequest } from 'fastify';
 import { authOf, type PartnerAuth } from '../../auth/bearer.ts';
-import type { DbOrTx, Db } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
 import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
@@ -71,37 +71,35 @@ export interface Placed {
 }
 
 /**
- * Places an order: priced, stored `accepted` (ready at `deferDue`, or after the order type's prep
- * minutes when that is later) or `rejected` with the engine's reason, and its card payments applied,
- * all in one transaction. A rejected order takes no payments.
+ * Places an order in the caller's transaction: priced, stored `accepted` (ready at `deferDue`, or
+ * after the order type's prep minutes when that is later) or `rejected` with the engine's reason,
+ * and its card payments applied. A rejected order takes no payments.
  */
 export async function placeOrder(
-  db: Db,
+  tx: Tx,
   r: Omit<PricingRequest, 'order'> & { order: z.output<typeof CreateOrderData> },
 ): Promise<Placed> {
   const { creditCardPayments, ...order } = r.order;
-  return db.transaction(async (tx) => {
-    const priced = await priceForStore(tx, { ...r, order });
-    const rejection = priced.rejection;
-    const ready = Math.max(Date.parse(order.deferDue), r.now.getTime() + priced.deferPrepMinutes * 60_000);
-    const row = await insertOrder(tx, {
-      storeId: priced.store.id,
-      partnerId: r.auth.partnerId,
-      serviceType: r.serviceType,
-      priced: priced.order,
-      status: rejection ? 'rejected' : 'accepted',
-      rejectReason: rejection?.reason ?? null,
-      estimatedTime: rejection ? null : new Date(ready),
-    });
-    const messages = [...priced.messages];
-    if (!rejection) for (const payment of creditCardPayments) await applyCardPayment(tx, row, payment);
-    else if (creditCardPayments.length > 0) {
-      messages.push({
-        id: 'creditCardPayments',
-        message: 'The order was rejected, so its card payments were not applied; void or reverse them.',
-        messageType: 'WARNING',
-      });
-    }
-    return { row, messages, rejection };
+  const priced = await priceForStore(tx, { ...r, order });
+  const rejection = priced.rejection;
+  const ready = Math.max(Date.parse(order.deferDue), r.now.getTime() + priced.deferPrepMinutes * 60_000);
+  const row = await insertOrder(tx, {
+    storeId: priced.store.id,
+    partnerId: r.auth.partnerId,
+    serviceType: r.serviceType,
+    priced: priced.order,
+    status: rejection ? 'rejected' : 'accepted',
+    rejectReason: rejection?.reason ?? null,
+    estimatedTime: rejection ? null : new Date(ready),
   });
+  const messages = [...priced.messages];
+  if (!rejection) for (const payment of creditCardPayments) await applyCardPayment(tx, row, payment);
+  else if (creditCardPayments.length > 0) {
+    messages.push({
+      id: 'creditCardPayments',
+      message: 'The order was rejected, so its card payments were not applied; void or reverse them.',
+      messageType: 'WARNING',
+    });
+  }
+  return { row, messages, rejection };
 }

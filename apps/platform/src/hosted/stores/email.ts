@@ -5,12 +5,12 @@ import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import type { EmailMessage } from '@stream/contracts/apis/hr-stores/index';
 import type { AppContext } from '../../context.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { newId } from '../../db/ids.ts';
 import { storeEmails } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
 import { defineJobKind } from '../../jobs/kinds.ts';
-import { enqueue, transaction } from '../../jobs/outbox.ts';
+import { enqueue } from '../../jobs/outbox.ts';
 
 /**
  * E-mail on a store's behalf, durable before it is acknowledged: each message is a `store_emails`
@@ -29,22 +29,21 @@ export const emailOutcome = (row: EmailRow) => ({
   sentAt: row.sentAt?.toISOString() ?? null,
 });
 
+/** Stores the messages and their `stores.email` jobs in the caller's (outbox) transaction. */
 export async function queueEmails(
-  ctx: AppContext,
+  tx: Tx,
   storeId: number,
   partnerId: string,
   messages: readonly EmailMessage[],
 ): Promise<EmailRow[]> {
-  return transaction(ctx, async (tx) => {
-    const rows: EmailRow[] = [];
-    for (const message of messages) {
-      const id = newId('eml');
-      const [row] = await tx.insert(storeEmails).values({ id, storeId, partnerId, message }).returning();
-      await enqueue(tx, { kind: emailJob, payload: { email_id: id }, dedupeKey: `email:${id}` });
-      rows.push(row!);
-    }
-    return rows;
-  });
+  const rows: EmailRow[] = [];
+  for (const message of messages) {
+    const id = newId('eml');
+    const [row] = await tx.insert(storeEmails).values({ id, storeId, partnerId, message }).returning();
+    await enqueue(tx, { kind: emailJob, payload: { email_id: id }, dedupeKey: `email:${id}` });
+    rows.push(row!);
+  }
+  return rows;
 }
 
 export async function findStoreEmail(

@@ -5,6 +5,8 @@ import {
   BusinessDate,
   HOSTED_BODY_ERRORS,
   HOSTED_ERRORS,
+  IdempotencyHeaders,
+  REPLAYED_HEADER,
   ServiceType,
   StoreAndServiceHeaders,
   StoreHeaders,
@@ -175,9 +177,10 @@ group) is open at \`deferDue\` in the store's time zone, every item and modifier
 reached; \`estimatedTime\` is then \`deferDue\`, or now plus the order type's \`deferPrepMinutes\` when that is later.
 Otherwise it is stored \`rejected\` and answered 422 \`order_rejected\` with the order in \`data\` and its \`rejectReason\`
 (\`storeClosed\`, \`itemOutOfStock\`, \`orderValidation\`). Card payments in \`creditCardPayments\` are applied in the same
-transaction. ${STORE}`,
+transaction. Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was (a
+rejected order included) and places nothing. ${STORE}`,
   request: {
-    headers: StoreAndServiceHeaders,
+    headers: StoreAndServiceHeaders.extend(IdempotencyHeaders.shape),
     body: z.object({ applyDefaultModifiers, data: CreateOrderData }),
     example: { applyDefaultModifiers: false, data: EXAMPLE_ORDER },
   },
@@ -185,12 +188,14 @@ transaction. ${STORE}`,
     201: {
       description: 'The order, accepted.',
       schema: hostedAnswer(HostedOrder),
+      headers: REPLAYED_HEADER,
       example: ok('Order 4711 accepted; ready at 2026-12-01T23:30:00.000Z.', placedExample),
     },
     422: {
       description:
-        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, or `payment_exceeds_balance`: a card payment is more than the total (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
+        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, `payment_exceeds_balance`: a card payment is more than the total, or `idempotency_key_reused`: the `Idempotency-Key` named another request (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
       schema: hostedAnswer(HostedOrder.nullable()),
+      headers: REPLAYED_HEADER,
       example: {
         data: {
           ...placedExample,

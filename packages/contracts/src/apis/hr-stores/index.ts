@@ -3,8 +3,10 @@ import { defineOperation } from '../../operation.ts';
 import {
   HOSTED_BODY_ERRORS,
   HOSTED_ERRORS,
+  IdempotencyHeaders,
   MenuObjectId,
   OrderTypeCategory,
+  REPLAYED_HEADER,
   ServiceType,
   StoreId,
   StoreTimeZone,
@@ -623,6 +625,7 @@ const queuedExample = ok('1 message queued.', [
 ]);
 const emailRequest = {
   params: storeParams,
+  headers: IdempotencyHeaders,
   body: z.object({ data: z.array(EmailMessage).min(1).max(20) }),
   example: { data: [emailExample] },
 };
@@ -635,13 +638,18 @@ export const sendStoreEmail = defineOperation({
   summary: "Send e-mail on a store's behalf",
   description: `Queues the messages and answers 202 with an id for each: they are stored before the answer and sent through
 the platform's SMTP server by the outbox, retried with backoff while the server refuses them for a while (about an hour in
-all), each sent once. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64.
-${WHO}`,
+all), each sent once. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64. Send an
+\`Idempotency-Key\` to retry safely: the retry is answered the same ids and queues nothing. ${WHO}`,
   request: emailRequest,
   responses: {
-    202: { description: 'Queued.', schema: hostedAnswer(z.array(EmailOutcome)), example: queuedExample },
+    202: {
+      description: 'Queued.',
+      schema: hostedAnswer(z.array(EmailOutcome)),
+      headers: REPLAYED_HEADER,
+      example: queuedExample,
+    },
   },
-  errors: HOSTED_BODY_ERRORS,
+  errors: [...HOSTED_BODY_ERRORS, 'idempotency_key_reused'],
 });
 
 export const postStoreEmail = defineOperation({
@@ -654,9 +662,14 @@ export const postStoreEmail = defineOperation({
   deprecated: true,
   request: emailRequest,
   responses: {
-    202: { description: 'Queued.', schema: hostedAnswer(z.array(EmailOutcome)), example: queuedExample },
+    202: {
+      description: 'Queued.',
+      schema: hostedAnswer(z.array(EmailOutcome)),
+      headers: REPLAYED_HEADER,
+      example: queuedExample,
+    },
   },
-  errors: HOSTED_BODY_ERRORS,
+  errors: [...HOSTED_BODY_ERRORS, 'idempotency_key_reused'],
 });
 
 export const getStoreEmail = defineOperation({
