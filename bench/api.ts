@@ -7,7 +7,8 @@
  * the machine and on what else runs on it: compare runs on the same one, and read the load).
  * Runs on PGlite; with DATABASE_URL on that PostgreSQL server, in a scratch database the bench
  * creates there and drops at the end (BENCH_DATABASE=reuse: in DATABASE_URL's database itself).
- * BENCH_CONNECTIONS (default 16) and BENCH_SECONDS (default 10) tune the load.
+ * BENCH_CONNECTIONS (default 16) and BENCH_SECONDS (default 10) tune the load; BENCH_ONLY (a
+ * regular expression) measures only the routes it matches, besides the baseline.
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -34,7 +35,10 @@ interface Row {
   errors: number;
 }
 
-async function measure(name: string, opts: autocannon.Options): Promise<Row> {
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
+
+async function measure(name: string, opts: autocannon.Options): Promise<Row | undefined> {
+  if (!ONLY.test(name) && !name.startsWith('bare')) return undefined;
   // A short warm-up so JIT and connection set-up do not count.
   await autocannon({ ...opts, duration: 2, connections: CONNECTIONS });
   const r = await autocannon({ ...opts, duration: DURATION, connections: CONNECTIONS });
@@ -100,6 +104,11 @@ async function run(databaseUrl: string | undefined) {
   const platform = await startPlatform(config, { logger: pino({ level: 'silent' }) });
   const baseline = Fastify();
   baseline.get('/json', async () => ({ hello: 'world' }));
+  // The least any route that asks the database once can cost: the same pool, one `select 1`.
+  baseline.get('/query', async () => {
+    await platform.app.ctx.db.execute(sql`select 1`);
+    return { hello: 'world' };
+  });
   await baseline.listen({ port: 0, host: '127.0.0.1' });
   const baselineUrl = `http://127.0.0.1:${(baseline.server.address() as { port: number }).port}`;
   try {
@@ -164,8 +173,9 @@ async function run(databaseUrl: string | undefined) {
     });
     if (priced.status !== 200)
       throw new Error(`the PriceOrder bench body does not price: ${await priced.text()}`);
-    const rows = [
+    const measured = [
       await measure('bare Fastify JSON route (baseline)', { url: `${baselineUrl}/json` }),
+      await measure('bare Fastify route + one database query', { url: `${baselineUrl}/query` }),
       await measure('POST /oauth/token', {
         url: `${platform.url}/oauth/token`,
         method: 'POST',
@@ -187,16 +197,23 @@ async function run(databaseUrl: string | undefined) {
         body: priceBody,
       }),
     ];
+    const rows = measured.filter((r) => r !== undefined);
     const base = rows[0]!;
     console.log(
       `\n${CONNECTIONS} connections, ${DURATION} s each, driver ${platform.app.ctx.database.driver}, ` +
         `load average (1, 5, 15 min) ${loadBefore} before, ${load()} after, ${availableParallelism()} cores\n`,
     );
-    console.log('| route | req/s | p50 ms | p99 ms | errors | throughput vs baseline |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    const withQuery = rows.find((r) => r.name.includes('one database query'));
+    console.log(
+      '| route | req/s | p50 ms | p99 ms | errors | throughput vs baseline | vs baseline + one query |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const ratio = (r.rps / base.rps).toFixed(3);
-      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} |`);
+      const toQuery = withQuery ? (r.rps / withQuery.rps).toFixed(3) : '-';
+      console.log(
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${toQuery} |`,
+      );
     }
   } finally {
     await baseline.close();

@@ -37,11 +37,11 @@ export async function findGrantedStore(
   return hostedStoreOf(row.store);
 }
 
-/** A store row with the IANA zone its `timeZone` names (section 9's names). */
-export const hostedStoreOf = (row: StoreRow): HostedStore => ({
-  ...row,
-  zone: STORE_TIME_ZONES[row.timeZone as StoreTimeZone] ?? 'UTC',
-});
+/** The IANA zone a store's `timeZone` names (section 9's names). */
+export const zoneOf = (timeZone: string): string => STORE_TIME_ZONES[timeZone as StoreTimeZone] ?? 'UTC';
+
+/** A store row with the IANA zone its `timeZone` names. */
+export const hostedStoreOf = (row: StoreRow): HostedStore => ({ ...row, zone: zoneOf(row.timeZone) });
 
 /** The store's calendar date (YYYY-MM-DD) at an instant. */
 export const storeDate = (store: Pick<HostedStore, 'zone'>, at: Date): string =>

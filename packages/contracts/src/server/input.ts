@@ -19,46 +19,69 @@ export function textProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** No contract nests this deep; deeper input is refused before anything walks it recursively. */
+const MAX_DEPTH = 128;
+
 /**
  * Throws `validation_failed` naming the first string (at any depth, keys included) that cannot be
- * stored as text. `path` names the root: `body`, `query`, `params`.
+ * stored as text. `path` names the root: `body`, `query`, `params`. With `dropProto`, `__proto__`
+ * keys are deleted on the way (prototype poisoning), so a parsed body is walked once. The path of a
+ * field is only spelled out for the one that fails.
  */
-export function refuseUnstorableText(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    const problem = textProblem(value);
-    if (problem)
-      throw new CodedError('validation_failed', `${path}: ${problem}`, [{ path, message: problem }]);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const where = `${path}.${k}`;
-      const keyProblem = textProblem(k);
-      if (keyProblem)
-        throw new CodedError('validation_failed', `${where}: the name ${keyProblem}`, [
-          { path: where, message: `the name ${keyProblem}` },
+export function refuseUnstorableText(value: unknown, path: string, dropProto = false): void {
+  const at = (keys: string[]) => [path, ...keys].join('.');
+  const keys: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      const problem = textProblem(v);
+      if (problem) {
+        const where = at(keys);
+        throw new CodedError('validation_failed', `${where}: ${problem}`, [
+          { path: where, message: problem },
         ]);
-      refuseUnstorableText(v, where);
+      }
+    } else if (v !== null && typeof v === 'object') {
+      if (keys.length >= MAX_DEPTH) {
+        const problem = `nests deeper than ${MAX_DEPTH} levels`;
+        throw new CodedError('validation_failed', `${path}: ${problem}`, [{ path, message: problem }]);
+      }
+      const o = v as Record<string, unknown>;
+      for (const k in o) {
+        if (!Object.hasOwn(o, k)) continue;
+        if (dropProto && k === '__proto__') {
+          delete o[k];
+          continue;
+        }
+        keys.push(k);
+        const keyProblem = textProblem(k);
+        if (keyProblem) {
+          const where = at(keys);
+          throw new CodedError('validation_failed', `${where}: the name ${keyProblem}`, [
+            { path: where, message: `the name ${keyProblem}` },
+          ]);
+        }
+        walk(o[k]);
+        keys.pop();
+      }
     }
-  }
-}
-
-/** JSON.parse reviver that drops `__proto__` keys (prototype poisoning). */
-function dropProto(key: string, value: unknown) {
-  return key === '__proto__' ? undefined : value;
+  };
+  walk(value);
 }
 
 /**
  * Parses a JSON body: undefined when empty; `invalid_json` when it is not JSON; `validation_failed`
- * for text that cannot be stored. `__proto__` keys are dropped.
+ * for text that cannot be stored. `__proto__` keys are dropped (JSON.parse makes them own
+ * properties; a later merge could still take them for the prototype).
  */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'), dropProto);
+    value = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     throw new CodedError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`);
   }
-  refuseUnstorableText(value, 'body');
+  refuseUnstorableText(value, 'body', true);
   return value;
 }
 

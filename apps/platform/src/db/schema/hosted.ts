@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import type { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import type { PricedOrder } from '@stream/contracts/apis/hr-orders/order';
@@ -97,6 +98,11 @@ export const hostedMenus = pgTable(
     serviceTypes: text('service_types').array().notNull(),
     /** The menu as `MenuInput` parses it (defaults filled), without its id. */
     menu: jsonb('menu').$type<MenuInput>().notNull(),
+    /**
+     * A new random value on every update of the row (a trigger, migration 0015): the key of the
+     * parsed menus a process keeps for pricing, unique across rows, databases and processes.
+     */
+    revision: uuid('revision').notNull().defaultRandom(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

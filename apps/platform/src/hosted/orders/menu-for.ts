@@ -7,17 +7,26 @@ import type { DbOrTx } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
 import { companyGrants, hostedMenus, stores } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
-import { hostedStoreOf, storeNotVisible, type HostedStore } from '../access.ts';
+import { storeNotVisible, zoneOf, type HostedStore } from '../access.ts';
 import { menuOf } from '../menus/store-menus.ts';
 
 /**
  * One round trip for what pricing needs: is the caller's token live (`tokenLiveSql`, so `POST
  * /PriceOrder` needs no revocation query of its own), the store if its company is granted to the
- * caller, and the store's menus. Always at least one row.
+ * caller, and which menus it has at which revision (not the menus themselves: see `parsedMenus`).
+ * Always at least one row.
  */
 const storeWithMenus = prepared('hosted_store_menus', (db, name) =>
   db
-    .select({ live: tokenLiveSql(sql.placeholder('familyId')), store: stores, menu: hostedMenus })
+    .select({
+      live: tokenLiveSql(sql.placeholder('familyId')),
+      storeId: stores.id,
+      timeZone: stores.timeZone,
+      menuId: hostedMenus.id,
+      name: hostedMenus.name,
+      serviceTypes: hostedMenus.serviceTypes,
+      revision: hostedMenus.revision,
+    })
     .from(sql`(select 1) as one`)
     .leftJoin(
       stores,
@@ -31,6 +40,45 @@ const storeWithMenus = prepared('hosted_store_menus', (db, name) =>
     .prepare(name),
 );
 
+const menuById = prepared('hosted_menu_by_id', (db, name) =>
+  db
+    .select({ id: hostedMenus.id, menu: hostedMenus.menu, revision: hostedMenus.revision })
+    .from(hostedMenus)
+    .where(eq(hostedMenus.id, sql.placeholder('id')))
+    .prepare(name),
+);
+
+/**
+ * Parsed menus by revision, kept by this process for pricing: a menu is read (13 KB of JSON for the
+ * demo) only when its revision is new here. Every write of a menu gives it a new random revision,
+ * and the revision is read with the token check on every call, so a price is never computed from a
+ * menu older than the one stored. Frozen, so nothing can change a copy another request shares.
+ * Bounded; the oldest entry goes first.
+ */
+const parsedMenus = new Map<string, Menu>();
+const PARSED_MENUS_CAPACITY = 500;
+
+async function menuAtRevision(db: DbOrTx, id: number, revision: string): Promise<Menu> {
+  const hit = parsedMenus.get(revision);
+  if (hit) return hit;
+  // Written since the first statement? Then this is the newer menu, kept under its own revision.
+  const [row] = await menuById(db).execute({ id });
+  if (!row)
+    throw new ApiError('not_found', 'The menu was deleted while the order was priced; send it again.');
+  const menu = deepFreeze(menuOf(row));
+  if (parsedMenus.size >= PARSED_MENUS_CAPACITY) parsedMenus.delete(parsedMenus.keys().next().value!);
+  parsedMenus.set(row.revision, menu);
+  return menu;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /**
  * The store and the menu an order is priced against: the one it names, else the store's menu for
  * the service type (one that lists it before a `None` default menu).
@@ -41,31 +89,31 @@ export async function storeAndMenuForOrder(
   storeId: number,
   serviceType: ServiceType,
   order: Pick<OrderInput, 'menuName'>,
-): Promise<{ store: HostedStore; menu: Menu }> {
+): Promise<{ store: Pick<HostedStore, 'id' | 'zone'>; menu: Menu }> {
   const rows = await storeWithMenus(db).execute({
     storeId,
     partnerId: auth.partnerId,
     familyId: auth.familyId,
   });
   settleRevocation(auth, rows[0]!.live);
-  const row = rows[0]!.store;
-  if (!row) throw storeNotVisible(storeId);
-  const store = hostedStoreOf(row);
-  const menus = rows.flatMap((r) => (r.menu ? [r.menu] : []));
-  if (order.menuName !== undefined) {
-    const named = menus.find((m) => m.name === order.menuName);
-    if (!named) throw new ApiError('not_found', `The store has no menu named "${order.menuName}".`);
-    return { store, menu: menuOf(named) };
+  const first = rows[0]!;
+  if (first.storeId === null) throw storeNotVisible(storeId);
+  const store = { id: first.storeId, zone: zoneOf(first.timeZone!) };
+  const menus = rows.filter((r) => r.menuId !== null);
+  const chosen =
+    order.menuName !== undefined
+      ? menus.find((m) => m.name === order.menuName)
+      : (menus.find((m) => m.serviceTypes!.includes(serviceType)) ??
+        menus.find((m) => m.serviceTypes!.includes('None')));
+  if (!chosen && order.menuName !== undefined) {
+    throw new ApiError('not_found', `The store has no menu named "${order.menuName}".`);
   }
-  const menu =
-    menus.find((m) => m.serviceTypes.includes(serviceType)) ??
-    menus.find((m) => m.serviceTypes.includes('None'));
-  if (!menu) {
+  if (!chosen) {
     throw new ApiError(
       'order_invalid',
       `Store ${storeId} has no menu for ${serviceType}; name one in data.menuName.`,
       [{ path: 'body.data.menuName', message: `no menu serves ${serviceType}` }],
     );
   }
-  return { store, menu: menuOf(menu) };
+  return { store, menu: await menuAtRevision(db, chosen.menuId!, chosen.revision!) };
 }

@@ -43,7 +43,7 @@ export function pricingRequestOf<O extends OrderInput>(
 export async function priceForStore(
   db: DbOrTx,
   r: PricingRequest,
-): Promise<PricingResult & { store: HostedStore; deferPrepMinutes: number }> {
+): Promise<PricingResult & { store: Pick<HostedStore, 'id' | 'zone'>; deferPrepMinutes: number }> {
   const { store, menu } = await storeAndMenuForOrder(db, r.auth, r.storeId, r.serviceType, r.order);
   const result = priceOrder({
     menu,
