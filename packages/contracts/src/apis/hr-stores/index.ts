@@ -630,6 +630,19 @@ const emailRequest = {
   example: { data: [emailExample] },
 };
 
+/** What both e-mail calls answer. */
+const emailAnswers = {
+  responses: {
+    202: {
+      description: 'Queued.',
+      schema: hostedAnswer(z.array(EmailOutcome)),
+      headers: REPLAYED_HEADER,
+      example: queuedExample,
+    },
+  },
+  errors: [...HOSTED_BODY_ERRORS, 'idempotency_key_reused'],
+} as const;
+
 export const sendStoreEmail = defineOperation({
   ...common,
   operationId: 'sendStoreEmail',
@@ -641,15 +654,7 @@ the platform's SMTP server by the outbox, retried with backoff while the server 
 all), each sent once. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64. Send an
 \`Idempotency-Key\` to retry safely: the retry is answered the same ids and queues nothing. ${WHO}`,
   request: emailRequest,
-  responses: {
-    202: {
-      description: 'Queued.',
-      schema: hostedAnswer(z.array(EmailOutcome)),
-      headers: REPLAYED_HEADER,
-      example: queuedExample,
-    },
-  },
-  errors: [...HOSTED_BODY_ERRORS, 'idempotency_key_reused'],
+  ...emailAnswers,
 });
 
 export const postStoreEmail = defineOperation({
@@ -661,15 +666,7 @@ export const postStoreEmail = defineOperation({
   description: `Deprecated: use \`POST /Stores/{id}/Email\`, which this does exactly (its answer carries a WARNING saying so). ${WHO}`,
   deprecated: true,
   request: emailRequest,
-  responses: {
-    202: {
-      description: 'Queued.',
-      schema: hostedAnswer(z.array(EmailOutcome)),
-      headers: REPLAYED_HEADER,
-      example: queuedExample,
-    },
-  },
-  errors: [...HOSTED_BODY_ERRORS, 'idempotency_key_reused'],
+  ...emailAnswers,
 });
 
 export const getStoreEmail = defineOperation({
