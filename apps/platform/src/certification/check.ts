@@ -3,6 +3,7 @@ import type {
   CertificationCheck,
   CertificationExchange,
   CertificationKind,
+  CertificationTrigger,
 } from '@stream/contracts/certification';
 import { hmacHex } from '@stream/contracts/server/signature';
 import type { Inbox } from './inbox.ts';
@@ -37,8 +38,11 @@ export interface RunContext {
   /** How long to wait for a webhook the partner sends. */
   webhookWaitMs: number;
   inbox: Inbox;
-  /** Asks the person running the kit to do something (send a webhook by hand). */
-  prompt(line: string): void;
+  /**
+   * Asks the person running the kit to send a webhook by hand (their build has no trigger): the
+   * sentence, and the same as data with the instant the check stops waiting.
+   */
+  prompt(line: string, waitingFor: CertificationTrigger & { until: string }): void;
   /** Facts learnt on the way: tokens, the location, the order. */
   state: RunState;
   /** Run the DSP's menu checks in the v2 form too. */

@@ -5,7 +5,9 @@ import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
 import { requestAccessToken, testPartner } from '../auth/testing.ts';
+import { CERTIFICATION_TRIGGER_PATH } from '@stream/contracts/certification';
 import { certificationFiles, certificationWebhooks, partners } from '../db/schema/index.ts';
+import { faultyPartner } from './faulty-partner.ts';
 import { startOnboardingWorld, type OnboardingWorld } from '../onboarding/testing.ts';
 
 /**
@@ -16,6 +18,7 @@ import { startOnboardingWorld, type OnboardingWorld } from '../onboarding/testin
 let world: OnboardingWorld;
 const tokens: Record<string, string> = {};
 let webhookSecret = ''; // sandbox-pos's
+const sandbox: Record<string, { base_url: string; webhook_secret: string }> = {};
 
 beforeAll(async () => {
   world = await startOnboardingWorld();
@@ -26,6 +29,7 @@ beforeAll(async () => {
     const creds = { client_id: p.client_id!, client_secret: p.sandbox_credentials!.client_secret };
     tokens[slug] = (await requestAccessToken(world.url, creds)).access_token;
     if (slug === 'sandbox-pos') webhookSecret = p.sandbox_credentials!.webhook_secret;
+    sandbox[slug] = { base_url: p.base_url!, webhook_secret: p.sandbox_credentials!.webhook_secret };
   }
 }, 120_000);
 afterAll(() => world?.stop());
@@ -56,7 +60,7 @@ describe('POST /certification/runs', () => {
         base_url: `${world.url}/sandbox/pos`,
         report: null,
       });
-      expect(res.body.run.progress).toEqual({ done: 0, total: 20 });
+      expect(res.body.run.progress).toEqual({ done: 0, total: 20, current_check: null, waiting_for: null });
       const again = await start('sandbox-pos');
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe('certification_in_progress');
@@ -141,6 +145,50 @@ describe('POST /certification/runs', () => {
     expect(other.body.error.code).toBe('certification_run_not_found');
     await finished('sandbox-events', id);
   });
+
+  it('shows a partner without the trigger which webhook to send by hand, and when the check gives up', async () => {
+    const events = sandbox['sandbox-events']!;
+    const proxy = await faultyPartner(
+      events.base_url,
+      { path: CERTIFICATION_TRIGGER_PATH, short: { status: 404, body: {} } },
+      events.webhook_secret,
+    );
+    const { db } = world.platform.app.ctx;
+    const registered = eq(partners.slug, 'sandbox-events');
+    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
+    try {
+      const res = await start('sandbox-events');
+      const id = res.body.run._id;
+      // Acting as the partner: read what the run waits for, and send it (here through the sandbox's own trigger).
+      for (const type of ['order.assign.driver', 'order.update.delivery.status']) {
+        const { progress } = await waitFor(async () => {
+          const run = (await read('sandbox-events', id)).body.run;
+          return run.progress.waiting_for?.type === type ? run : undefined;
+        });
+        const { until, instruction, ...trigger } = progress.waiting_for;
+        expect(progress.current_check).toMatch(/^events\.webhooks\./);
+        expect(trigger).toEqual({
+          type,
+          webhook_url: `${world.url}/certification/runs/${id}/webhooks`,
+          order_id: expect.stringMatching(/\w/),
+          location_id: expect.stringMatching(/\w/),
+        });
+        expect(Date.parse(until)).toBeGreaterThan(Date.now());
+        expect(instruction).toMatch(new RegExp(`^Send a signed ${type.replaceAll('.', '\\.')} webhook for order `));
+        const body = JSON.stringify(trigger);
+        const sent = await call('POST', `${events.base_url}${CERTIFICATION_TRIGGER_PATH}`, {
+          body,
+          headers: { 'content-type': 'application/json', 'x-stream-signature': hmacHex(events.webhook_secret, body) },
+        });
+        expect(sent.status, sent.text).toBe(202);
+      }
+      const run = await finished('sandbox-events', id);
+      expect(run).toMatchObject({ status: 'passed', progress: { current_check: null, waiting_for: null } });
+    } finally {
+      await db.update(partners).set({ baseUrl: sandbox['sandbox-events']!.base_url }).where(registered);
+      await proxy.close();
+    }
+  }); // prettier-ignore
 
   it("a run's inbox refuses a badly signed webhook with 401 and keeps it; a finished run's inbox is closed", async () => {
     await world.pos.switches({ slow_ms: 200 });

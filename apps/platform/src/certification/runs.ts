@@ -37,6 +37,8 @@ export function runToWire(row: RunRow): CertificationRun {
     progress: {
       done: row.report?.checks.length ?? 0,
       total: checksFor(row.kind, { menuV2: row.menuForm === 'v2' }).length,
+      current_check: row.currentCheck,
+      waiting_for: row.waitingFor,
     },
     report: row.report ?? null,
     created_at: row.createdAt.toISOString(),
@@ -119,7 +121,7 @@ export const certificationJob = defineJobKind<{ run_id: string }, { passed: bool
   async handle(job, ctx) {
     const [row] = await ctx.db
       .update(certificationRuns)
-      .set({ status: 'running', report: null })
+      .set({ status: 'running', report: null, currentCheck: null, waitingFor: null })
       .where(eq(certificationRuns.id, job.payload.run_id))
       .returning();
     if (!row) return { passed: false };
@@ -127,6 +129,12 @@ export const certificationJob = defineJobKind<{ run_id: string }, { passed: bool
     const key = ctx.config.encryptionKey;
     const base = { kind: row.kind, base_url: row.baseUrl, started_at: new Date().toISOString() };
     const done: CertificationCheck[] = [];
+    // Progress writes one after the other: a prompt's write never lands after its check's result.
+    let written: Promise<unknown> = Promise.resolve();
+    const note = (set: Partial<typeof certificationRuns.$inferInsert>) =>
+      (written = written
+        .catch(() => {})
+        .then(() => ctx.db.update(certificationRuns).set(set).where(eq(certificationRuns.id, row.id))));
     const report = await runCertification({
       kind: row.kind,
       baseUrl: row.baseUrl,
@@ -143,22 +151,33 @@ export const certificationJob = defineJobKind<{ run_id: string }, { passed: bool
       timeoutMs: CALL_TIMEOUT_MS,
       webhookWaitMs: WEBHOOK_WAIT_MS,
       inbox: dbInbox(ctx, row.id),
-      prompt: () => {}, // the trigger's webhook_url says where; the report says what never came
+      // No trigger in the partner's build: what to send by hand, for GET /certification/runs/{id}.
+      prompt: (instruction, waiting) => {
+        note({ waitingFor: { ...waiting, instruction } }).catch((err) =>
+          ctx.log.warn({ err, run_id: row.id }, 'could not record what the run waits for'),
+        );
+      },
       signal: job.signal,
       async onProgress(check) {
-        if (check.status === 'running') return;
+        if (check.status === 'running') {
+          await note({ currentCheck: check.id, waitingFor: null });
+          return;
+        }
         done.push(check as CertificationCheck);
-        await ctx.db
-          .update(certificationRuns)
-          .set({ report: summarise(base, done, false) })
-          .where(eq(certificationRuns.id, row.id));
+        await note({ report: summarise(base, done, false), currentCheck: null, waitingFor: null });
       },
     });
     if (job.signal.aborted) throw new Error('certification run interrupted; it starts again');
     await transaction(ctx, async (tx) => {
       await tx
         .update(certificationRuns)
-        .set({ status: report.passed ? 'passed' : 'failed', report, finishedAt: sql`now()` })
+        .set({
+          status: report.passed ? 'passed' : 'failed',
+          report,
+          currentCheck: null,
+          waitingFor: null,
+          finishedAt: sql`now()`,
+        })
         .where(eq(certificationRuns.id, row.id));
       if (report.passed) {
         await tx
@@ -172,7 +191,7 @@ export const certificationJob = defineJobKind<{ run_id: string }, { passed: bool
   async onDead(tx, job) {
     await tx
       .update(certificationRuns)
-      .set({ status: 'failed', finishedAt: sql`now()` })
+      .set({ status: 'failed', currentCheck: null, waitingFor: null, finishedAt: sql`now()` })
       .where(eq(certificationRuns.id, job.payload.run_id));
   },
 });

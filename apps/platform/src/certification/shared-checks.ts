@@ -169,6 +169,7 @@ export function webhookCheck(o: {
           `Send a signed ${o.type} webhook${trigger.order_id ? ` for order ${trigger.order_id}` : ''}` +
             `${trigger.location_id ? ` of location ${trigger.location_id}` : ''} to ${inbox.webhookUrl} ` +
             `(waiting ${Math.round(webhookWaitMs / 1000)} s)`,
+          { ...trigger, until: new Date(since + webhookWaitMs).toISOString() },
         );
       } else {
         t.expect2xx(answer, `POST ${CERTIFICATION_TRIGGER_PATH} (the certification trigger)`);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { CERTIFICATION_KINDS, type CertificationReport } from '@stream/contracts/certification';
+import type { CertificationRun } from '@stream/contracts/apis/partner/certification';
 import { createdAt, id, ref, timestamptz } from './columns.ts';
 import { partners } from './partners.ts';
 
@@ -20,6 +21,9 @@ export const certificationRuns = pgTable(
       .default('v1'),
     /** The report so far: rewritten after each check. */
     report: jsonb('report').$type<CertificationReport>(),
+    /** The check running now, and the webhook it waits for the partner to send by hand, if any. */
+    currentCheck: text('current_check'),
+    waitingFor: jsonb('waiting_for').$type<CertificationRun['progress']['waiting_for']>(),
     createdAt: createdAt(),
     finishedAt: timestamptz('finished_at'),
   },

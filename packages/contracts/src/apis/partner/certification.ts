@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CERTIFICATION_KINDS, CertificationReport } from '../../certification.ts';
+import { CERTIFICATION_KINDS, CertificationReport, CertificationTrigger } from '../../certification.ts';
 import { defineOperation } from '../../operation.ts';
 import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
 
@@ -19,7 +19,23 @@ export const CertificationRun = z
         '`queued`, then `running` while checks run; `passed` when every required check passed, else `failed`.',
     }),
     base_url: z.string().meta({ description: 'Your implementation, as registered with the platform.' }),
-    progress: z.object({ done: z.number().int(), total: z.number().int() }),
+    progress: z.object({
+      done: z.number().int(),
+      total: z.number().int(),
+      current_check: z
+        .string()
+        .nullable()
+        .meta({ description: 'The id of the check running now; null when none is.' }),
+      waiting_for: CertificationTrigger.extend({
+        until: z.iso.datetime().meta({ description: 'When the check stops waiting and fails.' }),
+        instruction: z.string().meta({ description: 'The same, as a sentence.' }),
+      })
+        .nullable()
+        .meta({
+          description:
+            'The webhook the run waits for you to send by hand now (your build has no certification trigger): its `type`, where to post it, the location and order it is about. Null otherwise.',
+        }),
+    }),
     report: CertificationReport.nullable().meta({
       description: 'Every check so far; null before the first.',
     }),
@@ -35,7 +51,7 @@ const exampleRun: CertificationRun = {
   kind: 'pos',
   status: 'running',
   base_url: 'https://pos.example.com',
-  progress: { done: 1, total: 20 },
+  progress: { done: 1, total: 20, current_check: 'pos.oauth.bad-code', waiting_for: null },
   report: {
     kind: 'pos',
     base_url: 'https://pos.example.com',
@@ -101,7 +117,14 @@ One run at a time.`,
     202: {
       description: 'The run is queued.',
       schema: z.object({ run: CertificationRun }),
-      example: { run: { ...exampleRun, status: 'queued', progress: { done: 0, total: 20 }, report: null } },
+      example: {
+        run: {
+          ...exampleRun,
+          status: 'queued',
+          progress: { done: 0, total: 20, current_check: null, waiting_for: null },
+          report: null,
+        },
+      },
     },
   },
   errors: [
