@@ -46,7 +46,9 @@ export interface Rejection {
 /** A stream_id: stable for ever for one location, kind and provider_id (a hash, so no table is needed to keep it). */
 export function streamIdOf(locationId: string, kind: CatalogKind, providerId: string): string {
   const digest = hash('sha256', `${locationId}\0${kind}\0${providerId}`, 'base64url');
-  return `${PREFIX[kind]}_${digest.slice(0, 22)}`;
+  // join makes one flat string: a template literal would make a chain of pieces that keeps the whole
+  // digest alive, over twice the memory for every object of the file.
+  return [PREFIX[kind], digest.slice(0, 22)].join('_');
 }
 const PREFIX: Record<CatalogKind, string> = {
   category: 'cat',
@@ -91,42 +93,62 @@ interface Priced {
   is_active?: boolean | undefined;
 }
 
-/** What `resolve` found: the objects the file holds, each once, by stream_id, and what is wrong. */
+/** The POS object a stream_id stands for (`menu_items`: what order translation maps through). */
+export interface MappedObject {
+  kind: CatalogKind;
+  providerId: string;
+  familyProviderId?: string | undefined;
+  isActive?: boolean;
+}
+
+/**
+ * What `resolve` found: the objects the file holds, each once, in the order first met, and what is
+ * wrong. Each object is one record that links to its children's records (no lookup by id to lay out).
+ */
 export interface Resolved {
   target: MenuTarget;
   currency: string;
-  menus: { id: string; name: string; schedule: Schedule; categoryIds: string[]; providerId: string }[];
-  categories: Map<
-    string,
-    { id: string; name: string; description?: string | undefined; familyIds: string[] }
-  >;
-  families: Map<string, ResolvedFamily>;
-  items: Map<string, ResolvedItem>;
-  groups: Map<string, ResolvedGroup>;
-  modifiers: Map<string, ResolvedModifier>;
+  menus: ResolvedMenu[];
+  categories: ResolvedCategory[];
+  families: ResolvedFamily[];
+  items: ResolvedItem[];
+  groups: ResolvedGroup[];
+  modifiers: ResolvedModifier[];
   taxes: MenuFileV1['taxes'];
   holidays: MenuFileV1['holidays'];
   rejections: Rejection[];
-  /** stream_id -> the POS object it stands for (what order translation maps through). */
-  mapping: Map<
-    string,
-    { kind: CatalogKind; providerId: string; familyProviderId?: string | undefined; isActive?: boolean }
-  >;
+  /** stream_id -> the POS object it stands for; made on first read, as laying out a file needs none. */
+  readonly mapping: Map<string, MappedObject>;
 }
-interface ResolvedFamily {
+/** What every record holds: its stream_id and the POS object it stands for. */
+interface ResolvedObject {
   id: string;
+  kind: CatalogKind;
+  providerId: string;
+}
+interface ResolvedMenu extends ResolvedObject {
+  name: string;
+  schedule: Schedule;
+  categories: ResolvedCategory[];
+}
+interface ResolvedCategory extends ResolvedObject {
+  name: string;
+  description?: string | undefined;
+  families: ResolvedFamily[];
+}
+interface ResolvedFamily extends ResolvedObject {
   name: string;
   description?: string | undefined;
   images?: { url: string }[] | undefined;
   isActive: boolean;
   isAlcohol?: boolean | undefined;
   allergens?: CatalogObjects['item_family']['allergens'];
-  itemIds: string[];
-  groupIds: string[];
+  items: ResolvedItem[];
+  groups: ResolvedGroup[];
   taxIds: string[];
 }
-interface ResolvedItem {
-  id: string;
+interface ResolvedItem extends ResolvedObject {
+  familyProviderId: string;
   name: string;
   price: number;
   /** Price by menu stream_id, where a menu override differs. */
@@ -136,37 +158,68 @@ interface ResolvedItem {
   upc?: string | undefined;
   stockCount?: number | undefined;
 }
-interface ResolvedGroup {
-  id: string;
+interface ResolvedGroup extends ResolvedObject {
   name: string;
-  modifierIds: string[];
+  modifiers: ResolvedModifier[];
   rules: NonNullable<MenuModifierGroupV1['rules']>;
   defaults?: { modifier_id: string; quantity: number }[] | undefined;
 }
-interface ResolvedModifier {
-  id: string;
+interface ResolvedModifier extends ResolvedObject {
   name: string;
   price: number;
   menuPrices: Map<string, number>;
   isActive: boolean;
   images?: { url: string }[] | undefined;
-  groupIds: string[];
+  groups: ResolvedGroup[];
 }
 
 /** No menu overrides: shared, never written to. */
 const NO_PRICES: Map<string, number> = new Map();
+/** No nested groups (most modifiers): shared, never written to. */
+const NO_GROUPS: ResolvedGroup[] = [];
 const mergePrices = (a: Map<string, number>, b: Map<string, number>) =>
   a.size === 0 ? b : b.size === 0 ? a : new Map([...a, ...b]);
 
+/** The mapping's entry for a record: its kind and provider_id, and the family and state where it has them. */
+function mappedOf(o: ResolvedObject & { familyProviderId?: string; isActive?: boolean }): MappedObject {
+  const mapped: MappedObject = { kind: o.kind, providerId: o.providerId };
+  if (o.familyProviderId !== undefined) mapped.familyProviderId = o.familyProviderId;
+  if (o.isActive !== undefined) mapped.isActive = o.isActive;
+  return mapped;
+}
+
+/**
+ * A build to fill, whose mapping is made from `objects` on first read. (Made out here so that the
+ * mapping's closure keeps only `objects` alive, not every map of `resolve`.)
+ */
+function emptyResolved(target: MenuTarget, objects: ResolvedObject[]): Resolved {
+  let mapping: Map<string, MappedObject> | undefined;
+  return {
+    target,
+    currency: 'usd',
+    menus: [],
+    categories: [],
+    families: [],
+    items: [],
+    groups: [],
+    modifiers: [],
+    taxes: [],
+    holidays: [],
+    rejections: [],
+    get mapping() {
+      return (mapping ??= new Map(objects.map((o) => [o.id, mappedOf(o)])));
+    },
+  };
+}
+
 export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
-  // Groups and menus are named many times: each stream_id is hashed once per build.
-  // One map per kind: no key string to build on every lookup.
-  const sids = new Map<CatalogKind, Map<string, string>>();
-  const sid = (kind: CatalogKind, id: string) => {
-    let ofKind = sids.get(kind);
-    if (!ofKind) sids.set(kind, (ofKind = new Map()));
-    let found = ofKind.get(id);
-    if (found === undefined) ofKind.set(id, (found = streamIdOf(target.locationId, kind, id)));
+  const streamId = (kind: CatalogKind, id: string) => streamIdOf(target.locationId, kind, id);
+  // Taxes and menus are named by many objects: their stream_ids are hashed once per build.
+  // (Every other record is made once, by provider_id, and hashes its own.)
+  const sids = { tax: new Map<string, string>(), menu: new Map<string, string>() };
+  const sid = (kind: keyof typeof sids, id: string) => {
+    let found = sids[kind].get(id);
+    if (found === undefined) sids[kind].set(id, (found = streamId(kind, id)));
     return found;
   };
   const rejections = new Map<MenuFailureCode, Rejection>();
@@ -183,21 +236,18 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
       from,
       fromId,
     );
-  const out: Resolved = {
-    target,
-    currency: 'usd',
-    menus: [],
-    categories: new Map(),
-    families: new Map(),
-    items: new Map(),
-    groups: new Map(),
-    modifiers: new Map(),
-    taxes: [],
-    holidays: [],
-    rejections: [],
-    mapping: new Map(),
+  // Every record in the order first met: the mapping's order.
+  const objects: ResolvedObject[] = [];
+  const out = emptyResolved(target, objects);
+  // The records made so far, by provider_id: each object is resolved once.
+  const made = {
+    category: new Map<string, ResolvedCategory>(),
+    item_family: new Map<string, ResolvedFamily>(),
+    item: new Map<string, ResolvedItem>(),
+    modifier_group: new Map<string, ResolvedGroup>(),
+    modifier: new Map<string, ResolvedModifier>(),
   };
-  const currencies = new Set<string>();
+  let currency: string | undefined;
   const familyItems = itemsByFamily(catalog);
 
   // Taxes: the active ones, checked.
@@ -233,7 +283,8 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
   const active = (o: Priced) => isActive(o) && locationOverride(o)?.is_active !== false;
   /** The price on the DSP: its platform's override, else the location's, else the catalog's. */
   const basePrice = (o: Priced, fallback = 0) => {
-    if (o.price_currency) currencies.add(o.price_currency.toLowerCase());
+    // The file's currency is the first one met (lower-cased when the build ends).
+    currency ??= o.price_currency || undefined;
     const dsp = target.platform
       ? o.dsp_price_amount_overrides?.find((d) => d.dsp === target.platform)
       : undefined;
@@ -256,6 +307,18 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         id,
       );
   };
+  /**
+   * An item met again (two families list it, or one lists it twice) keeps its first place but takes
+   * the fields of the last meeting, in every family that lists it.
+   */
+  const putItem = (key: string, item: ResolvedItem) => {
+    const known = made.item.get(key);
+    if (known) return Object.assign(known, item);
+    made.item.set(key, item);
+    out.items.push(item);
+    objects.push(item);
+    return item;
+  };
 
   // Menus served at the location.
   const menus = [...catalog.menu.values()].filter(
@@ -268,19 +331,45 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
       objects: [],
     });
 
+  /** A modifier not made yet (undefined if the catalog does not hold it). */
+  const resolveModifier = (modifierId: string, depth: number, groupPath: () => string[]) => {
+    const modifier = catalog.modifier.get(modifierId);
+    if (!modifier) return undefined;
+    const price = basePrice(modifier);
+    checkPrice(price, 'modifier', modifierId);
+    const m: ResolvedModifier = {
+      id: streamId('modifier', modifierId),
+      kind: 'modifier',
+      providerId: modifierId,
+      name: modifier.name,
+      price,
+      menuPrices: menuPrices(modifier),
+      isActive: active(modifier),
+      images: modifier.images?.map((i) => ({ url: i.provider_url })),
+      groups: modifier.modifier_group_ids?.length ? [] : NO_GROUPS,
+    };
+    made.modifier.set(modifierId, m);
+    out.modifiers.push(m);
+    objects.push(m);
+    for (const nested of modifier.modifier_group_ids ?? []) {
+      const group = resolveGroup(nested, depth + 1, 'modifier', modifierId, groupPath());
+      if (group) m.groups.push(group);
+    }
+    return m;
+  };
+
   const resolveGroup = (
     groupId: string,
     depth: number,
     from: CatalogKind,
     fromId: string,
     path: string[],
-  ) => {
+  ): ResolvedGroup | undefined => {
     const group = catalog.modifier_group.get(groupId);
-    if (!group) return missing('modifier_group', groupId, from, fromId);
+    if (!group) return void missing('modifier_group', groupId, from, fromId);
     if (!isActive(group)) return;
-    const id = sid('modifier_group', groupId);
     if (depth > target.maxModifierDepth || path.includes(groupId)) {
-      return reject(
+      return void reject(
         'MENU_CONTENT_ISSUE',
         path.includes(groupId)
           ? `Modifier group ${groupId} contains itself (through ${path.join(' > ')}).`
@@ -289,12 +378,15 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         groupId,
       );
     }
-    if (out.groups.has(id)) return id;
+    const known = made.modifier_group.get(groupId);
+    if (known) return known;
     const rules = group.rules ?? {};
     const resolved: ResolvedGroup = {
-      id,
+      id: streamId('modifier_group', groupId),
+      kind: 'modifier_group',
+      providerId: groupId,
       name: group.name,
-      modifierIds: [],
+      modifiers: [],
       rules: {
         selection_type: rules.selection_type ?? 'single',
         minimum_unique_modifiers_allowed: rules.minimum_unique_modifiers_allowed ?? 0,
@@ -303,35 +395,19 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
           ((rules.selection_type ?? 'single') === 'single' ? 1 : (group.modifier_ids?.length ?? 0)),
         amount_of_modifiers_free: rules.amount_of_modifiers_free ?? 0,
       },
+      defaults: undefined,
     };
-    out.groups.set(id, resolved);
-    out.mapping.set(id, { kind: 'modifier_group', providerId: groupId });
+    made.modifier_group.set(groupId, resolved);
+    out.groups.push(resolved);
+    objects.push(resolved);
+    // The path to a nested group, made only if a modifier has nested groups.
+    let inner: string[] | undefined;
+    const innerPath = () => (inner ??= [...path, groupId]);
     for (const modifierId of group.modifier_ids ?? []) {
-      const modifier = catalog.modifier.get(modifierId);
-      if (!modifier) {
-        missing('modifier', modifierId, 'modifier_group', groupId);
-        continue;
-      }
-      const mid = sid('modifier', modifierId);
-      resolved.modifierIds.push(mid);
-      if (out.modifiers.has(mid)) continue;
-      const price = basePrice(modifier);
-      checkPrice(price, 'modifier', modifierId);
-      const m: ResolvedModifier = {
-        id: mid,
-        name: modifier.name,
-        price,
-        menuPrices: menuPrices(modifier),
-        isActive: active(modifier),
-        images: modifier.images?.map((i) => ({ url: i.provider_url })),
-        groupIds: [],
-      };
-      out.modifiers.set(mid, m);
-      out.mapping.set(mid, { kind: 'modifier', providerId: modifierId, isActive: m.isActive });
-      for (const nested of modifier.modifier_group_ids ?? []) {
-        const nid = resolveGroup(nested, depth + 1, 'modifier', modifierId, [...path, groupId]);
-        if (nid) m.groupIds.push(nid);
-      }
+      // A modifier offered by several groups is made once.
+      const modifier = made.modifier.get(modifierId) ?? resolveModifier(modifierId, depth, innerPath);
+      if (modifier) resolved.modifiers.push(modifier);
+      else missing('modifier', modifierId, 'modifier_group', groupId);
     }
     if (rules.default_modifier_quantities) {
       resolved.defaults = rules.default_modifier_quantities.flatMap((d) => {
@@ -339,43 +415,43 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
           missing('modifier', d.modifier_id, 'modifier_group', groupId);
           return [];
         }
-        return [{ modifier_id: sid('modifier', d.modifier_id), quantity: d.quantity }];
+        return [{ modifier_id: streamId('modifier', d.modifier_id), quantity: d.quantity }];
       });
     }
-    return id;
+    return resolved;
   };
 
-  const resolveFamily = (familyId: string, categoryId: string) => {
+  const resolveFamily = (familyId: string, categoryId: string): ResolvedFamily | undefined => {
     const family = catalog.item_family.get(familyId);
-    if (!family) return missing('item_family', familyId, 'category', categoryId);
-    const id = sid('item_family', familyId);
-    if (out.families.has(id)) return id;
-    const taxIds = family.is_tax_exempt
-      ? []
-      : (family.tax_ids ?? []).flatMap((t) => {
-          if (!catalog.tax.has(t)) {
-            missing('tax', t, 'item_family', familyId);
-            return [];
-          }
-          return activeTax.has(t) ? [sid('tax', t)] : [];
-        });
+    if (!family) return void missing('item_family', familyId, 'category', categoryId);
+    const known = made.item_family.get(familyId);
+    if (known) return known;
+    const taxIds: string[] = [];
+    if (!family.is_tax_exempt)
+      for (const t of family.tax_ids ?? []) {
+        if (!catalog.tax.has(t)) missing('tax', t, 'item_family', familyId);
+        else if (activeTax.has(t)) taxIds.push(sid('tax', t));
+      }
     const resolved: ResolvedFamily = {
-      id,
+      id: streamId('item_family', familyId),
+      kind: 'item_family',
+      providerId: familyId,
       name: family.name,
       description: family.description,
       images: family.images?.map((i) => ({ url: i.provider_url })),
       isActive: active(family),
       isAlcohol: family.is_alcohol,
       allergens: family.allergens,
-      itemIds: [],
-      groupIds: [],
+      items: [],
+      groups: [],
       taxIds:
         family.is_tax_exempt || (taxIds.length > 0 && !family.use_default_tax_rates)
           ? taxIds
           : [...new Set([...taxIds, ...defaultTaxes])],
     };
-    out.families.set(id, resolved);
-    out.mapping.set(id, { kind: 'item_family', providerId: familyId, isActive: resolved.isActive });
+    made.item_family.set(familyId, resolved);
+    out.families.push(resolved);
+    objects.push(resolved);
     const items = familyItems.get(familyId) ?? [];
     for (const itemId of items) {
       const item = catalog.item.get(itemId);
@@ -383,11 +459,13 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         missing('item', itemId, 'item_family', familyId);
         continue;
       }
-      const iid = sid('item', itemId);
       const price = basePrice(item, basePrice(family));
       checkPrice(price, 'item', itemId);
-      out.items.set(iid, {
-        id: iid,
+      const variation = putItem(itemId, {
+        id: streamId('item', itemId),
+        kind: 'item',
+        providerId: itemId,
+        familyProviderId: familyId,
         name: item.name,
         price,
         menuPrices: mergePrices(menuPrices(family), menuPrices(item)),
@@ -396,41 +474,56 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         upc: item.upc,
         stockCount: item.stock_count,
       });
-      out.mapping.set(iid, {
-        kind: 'item',
-        providerId: itemId,
-        familyProviderId: familyId,
-        isActive: out.items.get(iid)!.isActive,
-      });
-      resolved.itemIds.push(iid);
+      resolved.items.push(variation);
     }
     if (items.length === 0) {
       // A family with its own price and no items is sold as one variation: itself.
-      const iid = sid('item', familyVariation(familyId));
       const price = basePrice(family);
       checkPrice(price, 'item_family', familyId);
-      out.items.set(iid, {
-        id: iid,
+      const variation = putItem(familyVariation(familyId), {
+        id: streamId('item', familyVariation(familyId)),
+        kind: 'item_family',
+        providerId: familyId,
+        familyProviderId: familyId,
         name: family.name,
         price,
         menuPrices: menuPrices(family),
         isActive: resolved.isActive,
         sku: family.sku,
         upc: family.upc,
+        stockCount: undefined,
       });
-      out.mapping.set(iid, {
-        kind: 'item_family',
-        providerId: familyId,
-        familyProviderId: familyId,
-        isActive: resolved.isActive,
-      });
-      resolved.itemIds.push(iid);
+      resolved.items.push(variation);
     }
     for (const groupId of family.modifier_group_ids ?? []) {
-      const gid = resolveGroup(groupId, 1, 'item_family', familyId, []);
-      if (gid) resolved.groupIds.push(gid);
+      const group = resolveGroup(groupId, 1, 'item_family', familyId, []);
+      if (group) resolved.groups.push(group);
     }
-    return id;
+    return resolved;
+  };
+
+  const resolveCategory = (categoryId: string): ResolvedCategory => {
+    const known = made.category.get(categoryId);
+    if (known) return known;
+    const category = catalog.category.get(categoryId)!;
+    const families: ResolvedFamily[] = [];
+    for (const familyId of category.item_family_ids ?? []) {
+      const family = resolveFamily(familyId, categoryId);
+      if (family) families.push(family);
+    }
+    const resolved: ResolvedCategory = {
+      id: streamId('category', categoryId),
+      kind: 'category',
+      providerId: categoryId,
+      name: category.name,
+      description: category.description,
+      families,
+    };
+    // Made after its families, as the mapping has always listed it.
+    made.category.set(categoryId, resolved);
+    out.categories.push(resolved);
+    objects.push(resolved);
+    return resolved;
   };
 
   for (const menu of menus) {
@@ -451,28 +544,22 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         menu.provider_id,
       );
     }
-    const categoryIds: string[] = [];
+    const categories: ResolvedCategory[] = [];
     for (const categoryId of menu.category_ids ?? []) {
       const category = catalog.category.get(categoryId);
-      if (!category) {
-        missing('category', categoryId, 'menu', menu.provider_id);
-        continue;
-      }
-      if (!isActive(category)) continue;
-      const cid = sid('category', categoryId);
-      categoryIds.push(cid);
-      if (out.categories.has(cid)) continue;
-      const familyIds: string[] = [];
-      for (const familyId of category.item_family_ids ?? []) {
-        const fid = resolveFamily(familyId, categoryId);
-        if (fid) familyIds.push(fid);
-      }
-      out.categories.set(cid, { id: cid, name: category.name, description: category.description, familyIds });
-      out.mapping.set(cid, { kind: 'category', providerId: categoryId });
+      if (!category) missing('category', categoryId, 'menu', menu.provider_id);
+      else if (isActive(category)) categories.push(resolveCategory(categoryId));
     }
-    const id = sid('menu', menu.provider_id);
-    out.menus.push({ id, name: menu.name, schedule, categoryIds, providerId: menu.provider_id });
-    out.mapping.set(id, { kind: 'menu', providerId: menu.provider_id });
+    const resolved: ResolvedMenu = {
+      id: sid('menu', menu.provider_id),
+      kind: 'menu',
+      providerId: menu.provider_id,
+      name: menu.name,
+      schedule,
+      categories,
+    };
+    out.menus.push(resolved);
+    objects.push(resolved);
     for (const h of menu.holidays ?? []) {
       const recurring = h.recurring_yearly ?? !h.specific_years;
       const holiday = { ...h, recurring_yearly: recurring };
@@ -480,38 +567,25 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         out.holidays.push(holiday);
     }
   }
-  if (menus.length > 0 && out.items.size === 0)
+  if (menus.length > 0 && out.items.length === 0)
     rejections.set('MENU_BLANK', {
       code: 'MENU_BLANK',
       reason: 'The menus assigned to the location hold no item: add item families to their categories.',
       objects: menus.map((m) => ({ kind: 'menu' as const, id: m.provider_id })),
     });
-  if (currencies.size > 0) out.currency = [...currencies][0]!;
+  if (currency !== undefined) out.currency = currency.toLowerCase();
   out.rejections = [...rejections.values()];
   return out;
 }
 
 export function toV1(r: Resolved): MenuFileV1 {
-  const group = (id: string): MenuModifierGroupV1 => {
-    const g = r.groups.get(id)!;
-    return {
-      stream_id: g.id,
-      name: g.name,
-      modifiers: g.modifierIds.map((mid) => {
-        const m = r.modifiers.get(mid)!;
-        return {
-          stream_id: m.id,
-          name: m.name,
-          price: m.price,
-          currency: r.currency,
-          ...(m.images ? { images: m.images } : {}),
-          is_active: m.isActive,
-          nested_modifier_groups: m.groupIds.map(group),
-        };
-      }),
-      rules: g.rules,
-      ...(g.defaults ? { default_modifier_quantities: g.defaults } : {}),
-    };
+  // A group is laid out once and shared by every family and modifier offering it: its layout does
+  // not depend on where it is offered, and the file's JSON is the same (a large catalog shares many).
+  const laidOut = new Map<ResolvedGroup, MenuModifierGroupV1>();
+  const group = (g: ResolvedGroup): MenuModifierGroupV1 => {
+    let found = laidOut.get(g);
+    if (!found) laidOut.set(g, (found = groupV1(g, r.currency, group)));
+    return found;
   };
   return {
     prep_time_minutes: r.target.prepTimeMinutes,
@@ -521,26 +595,39 @@ export function toV1(r: Resolved): MenuFileV1 {
       stream_id: menu.id,
       name: menu.name,
       schedule: menu.schedule,
-      categories: menu.categoryIds.map((cid) => {
-        const c = r.categories.get(cid)!;
-        return {
-          stream_id: c.id,
-          name: c.name,
-          ...(c.description ? { description: c.description } : {}),
-          items: c.familyIds.map((fid) => {
-            const f = r.families.get(fid)!;
-            return {
-              ...familyFields(f),
-              modifier_groups: f.groupIds.map(group),
-              variations: f.itemIds.map((iid) => {
-                const i = r.items.get(iid)!;
-                return { ...variation(i, r.currency), price: i.menuPrices.get(menu.id) ?? i.price };
-              }),
-            };
-          }),
-        };
-      }),
+      categories: menu.categories.map((c) => ({
+        stream_id: c.id,
+        name: c.name,
+        ...(c.description ? { description: c.description } : {}),
+        items: c.families.map((f) => ({
+          ...familyFields(f),
+          modifier_groups: f.groups.map(group),
+          variations: f.items.map((i) => variation(i, r.currency, i.menuPrices.get(menu.id) ?? i.price)),
+        })),
+      })),
     })),
+  };
+}
+
+function groupV1(
+  g: ResolvedGroup,
+  currency: string,
+  nested: (g: ResolvedGroup) => MenuModifierGroupV1,
+): MenuModifierGroupV1 {
+  return {
+    stream_id: g.id,
+    name: g.name,
+    modifiers: g.modifiers.map((m) => ({
+      stream_id: m.id,
+      name: m.name,
+      price: m.price,
+      currency,
+      ...(m.images ? { images: m.images } : {}),
+      is_active: m.isActive,
+      nested_modifier_groups: m.groups.map(nested),
+    })),
+    rules: g.rules,
+    ...(g.defaults ? { default_modifier_quantities: g.defaults } : {}),
   };
 }
 
@@ -554,13 +641,14 @@ const familyFields = (f: ResolvedFamily) => ({
   ...(f.isAlcohol !== undefined ? { is_alcohol: f.isAlcohol } : {}),
   ...(f.allergens ? { allergens: f.allergens } : {}),
   tax_ids: f.taxIds,
-  ...(f.itemIds.length > 1 ? { default_item_id: f.itemIds[0] } : {}),
+  ...(f.items.length > 1 ? { default_item_id: f.items[0]!.id } : {}),
 });
 
-const variation = (i: ResolvedItem, currency: string) => ({
+/** An item as a variation: at its price on one menu in v1, at its base price in v2. */
+const variation = (i: ResolvedItem, currency: string, price = i.price) => ({
   stream_id: i.id,
   name: i.name,
-  price: i.price,
+  price,
   currency,
   is_active: i.isActive,
   ...(i.sku ? { sku: i.sku } : {}),
@@ -569,9 +657,12 @@ const variation = (i: ResolvedItem, currency: string) => ({
 });
 
 const overridesOf = (prices: Map<string, number>, base: number) => {
+  if (prices.size === 0) return {};
   const list = [...prices].filter(([, p]) => p !== base).map(([menu_id, price]) => ({ menu_id, price }));
   return list.length > 0 ? { menu_specific_overrides: list } : {};
 };
+
+const idsOf = (records: ResolvedObject[]) => records.map((o) => o.id);
 
 export function toV2(r: Resolved): MenuFileV2 {
   return {
@@ -582,38 +673,38 @@ export function toV2(r: Resolved): MenuFileV2 {
       stream_id: m.id,
       name: m.name,
       schedule: m.schedule,
-      category_ids: m.categoryIds,
+      category_ids: idsOf(m.categories),
     })),
-    categories: [...r.categories.values()].map((c) => ({
+    categories: r.categories.map((c) => ({
       stream_id: c.id,
       name: c.name,
       ...(c.description ? { description: c.description } : {}),
-      item_family_ids: c.familyIds,
+      item_family_ids: idsOf(c.families),
     })),
-    item_families: [...r.families.values()].map((f) => ({
+    item_families: r.families.map((f) => ({
       ...familyFields(f),
-      item_ids: f.itemIds,
-      modifier_group_ids: f.groupIds,
+      item_ids: idsOf(f.items),
+      modifier_group_ids: idsOf(f.groups),
     })),
-    items: [...r.items.values()].map((i) => ({
+    items: r.items.map((i) => ({
       ...variation(i, r.currency),
       ...overridesOf(i.menuPrices, i.price),
     })),
-    modifier_groups: [...r.groups.values()].map((g) => ({
+    modifier_groups: r.groups.map((g) => ({
       stream_id: g.id,
       name: g.name,
-      modifier_ids: g.modifierIds,
+      modifier_ids: idsOf(g.modifiers),
       rules: g.rules,
       ...(g.defaults ? { default_modifier_quantities: g.defaults } : {}),
     })),
-    modifiers: [...r.modifiers.values()].map((m) => ({
+    modifiers: r.modifiers.map((m) => ({
       stream_id: m.id,
       name: m.name,
       price: m.price,
       currency: r.currency,
       ...(m.images ? { images: m.images } : {}),
       is_active: m.isActive,
-      ...(m.groupIds.length ? { nested_modifier_group_ids: m.groupIds } : {}),
+      ...(m.groups.length ? { nested_modifier_group_ids: idsOf(m.groups) } : {}),
       ...overridesOf(m.menuPrices, m.price),
     })),
   };

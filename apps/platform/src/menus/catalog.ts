@@ -76,7 +76,8 @@ export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: Ca
       });
       continue;
     }
-    list.forEach((item, index) => addObject(catalog, problems, kind, item, index));
+    for (let index = 0; index < list.length; index++)
+      addObject(catalog, problems, kind, list[index] as unknown, index);
   }
   dropUnsellableFamilies(catalog, problems);
   return { catalog, problems };
@@ -94,11 +95,13 @@ export function itemsByFamily(catalog: Catalog): Map<string, string[]> {
   return byFamily;
 }
 
-/** A family without a price needs at least one item (spec section 5). */
+/** A family without a price needs at least one item (spec section 5): one it lists, or one naming it. */
 function dropUnsellableFamilies(catalog: Catalog, problems: CatalogProblem[]) {
-  const items = itemsByFamily(catalog);
+  const named = new Set<string | undefined>();
+  for (const item of catalog.item.values()) named.add(item.item_family_id);
   for (const family of catalog.item_family.values()) {
-    if (family.price_amount !== undefined || (items.get(family.provider_id)?.length ?? 0) > 0) continue;
+    if (family.price_amount !== undefined || family.item_ids?.length || named.has(family.provider_id))
+      continue;
     catalog.item_family.delete(family.provider_id);
     problems.push({
       severity: 'error',
@@ -111,6 +114,21 @@ function dropUnsellableFamilies(catalog: Catalog, problems: CatalogProblem[]) {
   }
 }
 
+/**
+ * A problem with one object, named by its provider_id if it has a usable one. (A plain function, not
+ * a closure made for each object: under tsx every closure made is also named, a cost paid per object.)
+ */
+function problemOf(
+  severity: CatalogProblem['severity'],
+  kind: CatalogKind,
+  raw: unknown,
+  field: string | null,
+  message: string,
+): CatalogProblem {
+  const rawId = (raw as { provider_id?: unknown } | null)?.provider_id;
+  return { severity, kind, id: typeof rawId === 'string' && rawId ? rawId : null, field, message };
+}
+
 function addObject(
   catalog: Catalog,
   problems: CatalogProblem[],
@@ -118,49 +136,60 @@ function addObject(
   raw: unknown,
   index: number,
 ) {
-  const rawId = (raw as { provider_id?: unknown } | null)?.provider_id;
-  const id = typeof rawId === 'string' && rawId ? rawId : null;
-  const problem = (severity: CatalogProblem['severity'], field: string | null, message: string) =>
-    problems.push({ severity, kind, id, field, message });
   const parsed = CATALOG_KINDS[kind].safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path.join('.') || null;
-      problem('error', field, `${field ?? `${kind}[${index}]`}: ${issue.message}; the ${kind} is left out.`);
+      const message = `${field ?? `${kind}[${index}]`}: ${issue.message}; the ${kind} is left out.`;
+      problems.push(problemOf('error', kind, raw, field, message));
     }
     return;
   }
   const object = parsed.data as CatalogObjects[typeof kind];
   const map = catalog[kind] as Map<string, typeof object>;
-  if (map.has(object.provider_id)) {
-    problem(
-      'warning',
-      'provider_id',
-      `A second ${kind} ${object.provider_id} is dropped: provider_ids are unique per kind.`,
-    );
+  const refused = refusal(map, kind, object);
+  if (refused) {
+    problems.push(problemOf(refused.severity, kind, raw, refused.field, refused.message));
     return;
-  }
-  if ('price_amount' in object && object.price_amount !== undefined) {
-    const currency = (object as { price_currency?: string }).price_currency;
-    if (currency === undefined)
-      return problem(
-        'error',
-        'price_currency',
-        'A price needs its price_currency (upper-case ISO-4217, e.g. USD); the object is left out.',
-      );
-    if (!CURRENCY.test(currency))
-      return problem(
-        'error',
-        'price_currency',
-        `price_currency must be upper-case ISO-4217 such as USD, not "${currency}"; the object is left out.`,
-      );
   }
   if (kind === 'menu') {
     const menu = object as CatalogObjects['menu'];
-    menu.schedule = cleanSchedule(menu.schedule, (field, message) => problem('warning', field, message));
-    menu.holidays = cleanHolidays(menu.holidays, (field, message) => problem('warning', field, message));
+    const warn = (field: string, message: string) =>
+      problems.push(problemOf('warning', kind, raw, field, message));
+    menu.schedule = cleanSchedule(menu.schedule, warn);
+    menu.holidays = cleanHolidays(menu.holidays, warn);
   }
   map.set(object.provider_id, object);
+}
+
+/** Why a valid object is still left out: a second one of its provider_id, or a price without its currency. */
+function refusal(
+  map: Map<string, unknown>,
+  kind: CatalogKind,
+  object: CatalogObjects[CatalogKind],
+): Pick<CatalogProblem, 'severity' | 'field' | 'message'> | undefined {
+  if (map.has(object.provider_id))
+    return {
+      severity: 'warning',
+      field: 'provider_id',
+      message: `A second ${kind} ${object.provider_id} is dropped: provider_ids are unique per kind.`,
+    };
+  if ('price_amount' in object && object.price_amount !== undefined) {
+    const currency = (object as { price_currency?: string }).price_currency;
+    if (currency === undefined)
+      return {
+        severity: 'error',
+        field: 'price_currency',
+        message: 'A price needs its price_currency (upper-case ISO-4217, e.g. USD); the object is left out.',
+      };
+    if (!CURRENCY.test(currency))
+      return {
+        severity: 'error',
+        field: 'price_currency',
+        message: `price_currency must be upper-case ISO-4217 such as USD, not "${currency}"; the object is left out.`,
+      };
+  }
+  return undefined;
 }
 
 function cleanSchedule(
