@@ -149,6 +149,39 @@ describe('Idempotency-Key on POST /Orders', () => {
   });
 });
 
+describe('Idempotency-Key on POST /Orders/{id}/ApplyCreditCardPayment', () => {
+  const pay = (orderId: number, key: string, amount: number) =>
+    suite.world.hosted('POST', `/Orders/${orderId}/ApplyCreditCardPayment`, {
+      headers: { 'idempotency-key': key },
+      body: {
+        data: {
+          transaction: {
+            gatewayTransactionId: `txn-${key}`,
+            amount,
+            tip: 0,
+            type: 'SALE',
+            status: 'SUCCESS',
+          },
+          paymentMethod: { cardBrand: 'Visa', last4CardNumber: '4242', expMonth: 12, expYear: 2029 },
+        },
+      },
+    });
+
+  it('answers a retried payment with the first answer instead of 409 card_already_applied', async () => {
+    const placed = await place(undefined);
+    const key = randomUUID();
+    const first = await pay(placed.body.data.id, key, 500);
+    expect(first.status, first.text).toBe(200);
+    const retry = await pay(placed.body.data.id, key, 500);
+    expect([retry.status, retry.text]).toEqual([200, first.text]);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data.payments).toHaveLength(1);
+    // With a new key it is a new payment, and the card rule refuses it.
+    const again = await pay(placed.body.data.id, randomUUID(), 500);
+    expect([again.status, codeOf(again)]).toEqual([409, 'card_already_applied']);
+  });
+});
+
 describe('Idempotency-Key on POST /Stores/{id}/Email and PostEmail', () => {
   const emailsWith = async (subject: string) =>
     (await db().select().from(storeEmails)).filter(

@@ -3,17 +3,17 @@ import { applyCreditCardPayment } from '@stream/contracts/apis/hr-orders/index';
 import { authOf } from '../../auth/bearer.ts';
 import { mount } from '../../http/route.ts';
 import { findGrantedStore } from '../access.ts';
-import { hostedAnswer } from '../answer.ts';
+import { hostedAnswer, sendOnce } from '../answer.ts';
 import { applyCardPayment } from './payments.ts';
 import { findStoreOrder, orderToWire } from './records.ts';
 
 /** POST /Orders/{id}/ApplyCreditCardPayment */
 export function registerApplyCreditCardPaymentRoute(app: FastifyInstance): void {
-  const { db } = app.ctx;
-  mount(app, applyCreditCardPayment, async (req) => {
+  mount(app, applyCreditCardPayment, async (req, reply) => {
     const auth = authOf(req);
-    const store = await findGrantedStore(db, auth, req.headers['x-store']);
-    const order = await db.transaction(async (tx) => {
+    const store = await findGrantedStore(app.ctx.db, auth, req.headers['x-store']);
+    const request = { store: store.id, order: req.params.id, body: req.body };
+    return sendOnce(app.ctx, req, reply, request, async (tx) => {
       const row = await findStoreOrder(
         tx,
         { storeId: store.id, partnerId: auth.partnerId },
@@ -21,14 +21,12 @@ export function registerApplyCreditCardPaymentRoute(app: FastifyInstance): void 
         true,
       );
       await applyCardPayment(tx, row, req.body.data);
-      return orderToWire(tx, row);
+      const order = await orderToWire(tx, row);
+      const message =
+        req.body.data.transaction.status === 'SUCCESS'
+          ? `Payment ${order.payments.length} applied to order ${order.id}.`
+          : `The failed transaction was recorded on order ${order.id}; it paid nothing.`;
+      return { status: 200, body: hostedAnswer(order, message) };
     });
-    const t = req.body.data.transaction;
-    return hostedAnswer(
-      order,
-      t.status === 'SUCCESS'
-        ? `Payment ${order.payments.length} applied to order ${order.id}.`
-        : `The failed transaction was recorded on order ${order.id}; it paid nothing.`,
-    );
   });
 }

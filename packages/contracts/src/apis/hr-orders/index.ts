@@ -371,9 +371,10 @@ export const applyCreditCardPayment = defineOperation({
 payment with it is 409 \`card_already_applied\`. A \`SUCCESS\` transaction adds a payment (its \`amount\` to
 \`paymentTotal\`, its \`tip\` to \`tipTotal\`); one that would take \`paymentTotal\` past \`total\` is 422
 \`payment_exceeds_balance\`. A \`FAILURE\` is recorded and pays nothing. A cancelled or rejected order is 409 \`conflict\`.
+Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was and records nothing.
 ${STORE}`,
   request: {
-    headers: StoreHeaders,
+    headers: StoreHeaders.extend(IdempotencyHeaders.shape),
     params: orderId,
     body: z.object({ data: CreditCardPayment }),
     example: {
@@ -397,6 +398,7 @@ ${STORE}`,
     200: {
       description: 'The order with the payment.',
       schema: hostedAnswer(HostedOrder),
+      headers: REPLAYED_HEADER,
       example: ok('Payment 1 applied to order 4711.', {
         ...placedExample,
         tipTotal: 400,
@@ -415,7 +417,13 @@ ${STORE}`,
       }),
     },
   },
-  errors: [...HOSTED_BODY_ERRORS, 'card_already_applied', 'payment_exceeds_balance', 'conflict'],
+  errors: [
+    ...HOSTED_BODY_ERRORS,
+    'card_already_applied',
+    'payment_exceeds_balance',
+    'conflict',
+    'idempotency_key_reused',
+  ],
 });
 
 export const HR_ORDER_OPERATIONS = [
