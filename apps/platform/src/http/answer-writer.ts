@@ -113,15 +113,18 @@ function build(schema: z.core.$ZodType): Projection {
 }
 
 function objectProjection(def: z.core.$ZodObjectDef): Projection {
-  const fields = Object.entries(def.shape).map(([key, s]) => [key, projectionOf(s)] as const);
-  const declared = new Set(fields.map(([key]) => key));
+  const keys = Object.keys(def.shape);
+  const projections = keys.map((key) => projectionOf(def.shape[key]!));
+  const declared = new Set(keys);
   // A strict object refuses other keys and a plain one drops them; a loose one (catchall) keeps them.
   const rest = def.catchall && def.catchall._zod.def.type !== 'never' ? def.catchall : undefined;
   const restProjection = rest ? projectionOf(rest) : null;
   return (v) => {
     if (!isRecord(v)) return v;
     const out: Record<string, unknown> = {};
-    for (const [key, p] of fields) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const p = projections[i];
       const x = p ? p(v[key]) : v[key];
       if (x !== undefined) out[key] = x;
     }

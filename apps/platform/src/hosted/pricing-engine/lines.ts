@@ -102,12 +102,20 @@ export function priceLine(
   });
   const perUnit = Math.max(0, unit + mods.charge);
   return {
+    // Written field by field, in the contract's order: one object shape for every line, whatever
+    // the request held (spreading request objects of varying shapes was a third of pricing's time).
     line: {
-      ...line,
+      qty: line.qty,
+      menuGroupId: line.menuGroupId,
+      id: line.id,
+      leftHalfItemId: line.leftHalfItemId,
+      rightHalfItemId: line.rightHalfItemId,
       itemNumber: index + 1,
       originalUnitPrice: original,
       price: perUnit * line.qty,
+      noteText: line.noteText,
       orderModifiers: mods.answers,
+      discounts: [],
     },
     item,
     groupId,
@@ -191,10 +199,14 @@ function priceModifiers(
     });
     charge += own + nested.charge;
     answers.push({
-      ...m,
+      id: m.id,
       name: modifier.name ?? m.name,
       displayName: modifier.displayName,
+      selectedHalf: m.selectedHalf,
+      selectedSide: m.selectedSide,
+      isLite: m.isLite,
       preselectedDefaultQuantity: defaultQuantity,
+      quantity: m.quantity,
       price: own + nested.charge,
       orderModifiers: nested.answers,
     });
@@ -209,7 +221,7 @@ function priceModifiers(
         w.modifierIds.push(d.id);
         answers.push({
           id: d.id,
-          ...(d.name ? { name: d.name } : {}),
+          name: d.name,
           displayName: d.displayName,
           selectedHalf: 'Whole',
           selectedSide: false,
