@@ -100,7 +100,7 @@ function build(schema: z.core.$ZodType): Write {
     case 'record': {
       const value = writerOf((def as z.core.$ZodRecordDef).valueType);
       if (value === writeValue) return writeValue;
-      return (v) => (isRecord(v) ? fields(v, Object.keys(v), value) : writeValue(v));
+      return (v) => (isRecord(v) ? `{${fields(v, Object.keys(v), value)}}` : writeValue(v));
     }
     case 'union': {
       const options = (def as z.core.$ZodUnionDef).options.map((o) => [o, writerOf(o)] as const);
@@ -151,22 +151,22 @@ function objectWriter(def: z.core.$ZodObjectDef): Write {
       const x = values[i]!(v[keys[i]!]);
       if (x !== undefined) out += (out ? ',' : '') + prefixes[i]! + x;
     }
-    if (!rest) return `{${out}}`;
-    const others = fields(
-      v,
-      Object.keys(v).filter((key) => !declared.has(key)),
-      rest,
-    );
-    return others === '{}' ? `{${out}}` : out ? `{${out},${others.slice(1)}` : others;
+    if (rest)
+      out = fields(
+        v,
+        Object.keys(v).filter((key) => !declared.has(key)),
+        rest,
+        out,
+      );
+    return `{${out}}`;
   };
 }
 
-/** `{...}` of some keys of an object, each value written by `write`. */
-function fields(v: Record<string, unknown>, keys: readonly string[], write: Write): string {
-  let out = '';
+/** `out` followed by some keys of an object, each value written by `write` (no braces). */
+function fields(v: Record<string, unknown>, keys: readonly string[], write: Write, out = ''): string {
   for (const key of keys) {
     const x = write(v[key]);
     if (x !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${x}`;
   }
-  return `{${out}}`;
+  return out;
 }
