@@ -28,7 +28,8 @@ export const answerWriter: FastifySerializerCompiler<z.ZodType> = ({ schema, met
   };
 };
 
-const CHECK_ANSWERS = process.env.CHECK_ANSWERS === '1' || process.env.VITEST !== undefined;
+/** The suite's self-checks (also of compiled request checks, `request-check.ts`). */
+export const CHECK_ANSWERS = process.env.CHECK_ANSWERS === '1' || process.env.VITEST !== undefined;
 
 /** JSON text of a value as its schema declares it; `undefined` where `JSON.stringify` writes nothing. */
 type Write = (value: unknown) => string | undefined;

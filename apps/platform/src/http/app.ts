@@ -1,5 +1,4 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -13,6 +12,7 @@ import {
 } from '@stream/contracts/server/scope';
 import { answerNotFound, envelopeForUrl, type ApiScope } from './api.ts';
 import { answerWriter } from './answer-writer.ts';
+import { requestCheck } from './request-check.ts';
 import { ApiError } from './errors.ts';
 
 /** A route as mounted: what the routes test and the endpoint table test compare with the contracts. */
@@ -86,7 +86,7 @@ export function createHttpServer(opts: {
       });
     },
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(requestCheck);
   app.setSerializerCompiler(answerWriter);
   app.decorate('apiPrefixes', new Map<string, ApiScope>());
   app.decorate('mountedRoutes', [] as MountedRoute[]);

@@ -319,6 +319,9 @@ export const AvailableDiscount = z
   .meta({ id: 'AvailableDiscount' });
 export type AvailableDiscount = z.infer<typeof AvailableDiscount>;
 
+/** How deep a menu may nest modifier categories (section 5), and so how deep an order's modifiers go. */
+export const MAX_MODIFIER_LEVELS = 4;
+
 /** What a partner sends to create a menu (no `id`: the platform gives it). */
 export const MenuInput = z
   .object({
@@ -326,9 +329,9 @@ export const MenuInput = z
     maxModifierLevels: z
       .number()
       .int()
-      .min(1, 'must be 1 to 4')
-      .max(4, 'must be at most 4')
-      .default(4)
+      .min(1, `must be 1 to ${MAX_MODIFIER_LEVELS}`)
+      .max(MAX_MODIFIER_LEVELS, `must be at most ${MAX_MODIFIER_LEVELS}`)
+      .default(MAX_MODIFIER_LEVELS)
       .meta({ description: 'How deep modifier categories may nest (1 to 4).' }),
     serviceTypes: z.array(ServiceType).min(1).default(['None']).meta({
       description: 'The service types this menu serves. `None`: the default menu of every service type.',

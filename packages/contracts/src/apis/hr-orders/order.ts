@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BusinessDate, Cents, MenuObjectId } from '../../hosted.ts';
-import { DiscountScope, DiscountType } from '../hr-menu/menu.ts';
+import { DiscountScope, DiscountType, MAX_MODIFIER_LEVELS } from '../hr-menu/menu.ts';
 import { HOSTED_ORDER_MACHINE } from '../../states/hosted-orders.ts';
 import { statusEnum } from '../../states/machine.ts';
 
@@ -82,8 +82,14 @@ export interface OrderModifier {
   price?: number | undefined;
   orderModifiers: OrderModifier[];
 }
-export const OrderModifier: z.ZodType<OrderModifier, unknown> = z
-  .object({
+/**
+ * The modifier at `level` (1: on an item), written out level by level down to the deepest a menu
+ * allows rather than as a recursive schema: without a reference cycle Zod generates the code that
+ * checks a request (`z.compile`, see the platform's `http/request-check.ts`), and the reference shows
+ * where the nesting stops.
+ */
+const orderModifierAt = (level: number): z.ZodType<OrderModifier, unknown> =>
+  z.object({
     id: MenuObjectId,
     name: Text(100).optional(),
     displayName: Text(100).optional(),
@@ -105,11 +111,19 @@ export const OrderModifier: z.ZodType<OrderModifier, unknown> = z
       .number()
       .optional()
       .meta({ description: 'Ignored when sent; the answer gives the charged cents.' }),
-    get orderModifiers() {
-      return z.array(OrderModifier).default([]).meta({ description: 'Modifiers of this modifier.' });
-    },
-  })
-  .meta({ id: 'OrderModifier' });
+    orderModifiers:
+      level === MAX_MODIFIER_LEVELS
+        ? z
+            .array(z.unknown())
+            .max(0, `modifiers nest at most ${MAX_MODIFIER_LEVELS} levels`)
+            .default([])
+            .meta({ description: `Always empty: modifiers nest at most ${MAX_MODIFIER_LEVELS} levels.` })
+        : z
+            .array(orderModifierAt(level + 1))
+            .default([])
+            .meta({ description: 'Modifiers of this modifier.' }),
+  }) as z.ZodType<OrderModifier, unknown>;
+export const OrderModifier = orderModifierAt(1).meta({ id: 'OrderModifier' });
 
 export const OrderDiscount = z
   .object({
