@@ -38,6 +38,17 @@ describe('parseJsonBody', () => {
     });
   });
 
+  it('reads the bytes to skip the walk, and still catches what only the walk would find', () => {
+    // A `__proto__` spelled with an escape is dropped like a plain one.
+    expect(parse('{"a":1,"\\u005f_proto__":{"admin":true}}')).toEqual({ a: 1 });
+    // A surrogate encoded as UTF-8 bytes (not a `\u` escape) decodes to U+FFFD: storable.
+    expect(parseJsonBody(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]))).toBe('\ufffd\ufffd\ufffd');
+    // Many brackets side by side is shallow: accepted after the walk.
+    expect(parse(`[${Array(300).fill('[]').join(',')}]`)).toHaveLength(300);
+    // Raw control characters never reach the walk: JSON itself refuses them.
+    expect(refusal('{"a":"b\u0000"}')).toMatchObject({ code: 'invalid_json' });
+  });
+
   it('is undefined for an empty body and invalid_json for broken JSON', () => {
     expect(parse('')).toBeUndefined();
     expect(refusal('{"a":')).toMatchObject({ code: 'invalid_json' });

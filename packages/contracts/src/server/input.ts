@@ -81,8 +81,25 @@ export function parseJsonBody(raw: Buffer): unknown {
   } catch (err) {
     throw new CodedError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`);
   }
-  refuseUnstorableText(value, 'body', true);
+  if (mayNeedWalk(raw)) refuseUnstorableText(value, 'body', true);
   return value;
+}
+
+/**
+ * Whether a parsed JSON body can hold anything `refuseUnstorableText` refuses or drops, read off its
+ * bytes (cheaper than walking the value). Only a `\u` escape puts NUL or a lone surrogate in a string
+ * (JSON refuses raw control characters, and bytes that are not UTF-8 decode to U+FFFD), only the text
+ * `__proto__` (or an escape) makes such a key, and a body with at most MAX_DEPTH `{` and `[` cannot
+ * nest deeper than that.
+ */
+function mayNeedWalk(raw: Buffer): boolean {
+  if (raw.includes('\\u') || raw.includes('__proto__')) return true;
+  let brackets = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i];
+    if ((b === 0x7b || b === 0x5b) && ++brackets > MAX_DEPTH) return true;
+  }
+  return false;
 }
 
 /** Parses an `application/x-www-form-urlencoded` body into its fields (the last of a repeated name wins). */
