@@ -34,6 +34,8 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of this process (server and load generator) per request, µs: steadier than req/s on a shared machine. */
+  cpuUs: number;
 }
 
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
@@ -42,9 +44,12 @@ async function measure(name: string, opts: autocannon.Options): Promise<Row | un
   if (!ONLY.test(name) && !name.startsWith('bare')) return undefined;
   // A short warm-up so JIT and connection set-up do not count.
   await autocannon({ ...opts, duration: 2, connections: CONNECTIONS });
+  const cpu = process.cpuUsage();
   const r = await autocannon({ ...opts, duration: DURATION, connections: CONNECTIONS });
+  const used = process.cpuUsage(cpu);
   const errors = r.errors + r.timeouts + r.non2xx;
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
+  const cpuUs = (used.user + used.system) / Math.max(1, r.requests.total);
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpuUs };
 }
 
 /** 10 lines of the demo menu, with modifiers (halves, nested quantities) and 2 discounts. */
@@ -215,14 +220,14 @@ async function run(databaseUrl: string | undefined) {
     );
     const withQuery = rows.find((r) => r.name.includes('one database query'));
     console.log(
-      '| route | req/s | p50 ms | p99 ms | errors | throughput vs baseline | vs baseline + one query |',
+      '| route | req/s | p50 ms | p99 ms | errors | CPU µs/request | throughput vs baseline | vs baseline + one query |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const ratio = (r.rps / base.rps).toFixed(3);
       const toQuery = withQuery ? (r.rps / withQuery.rps).toFixed(3) : '-';
       console.log(
-        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${toQuery} |`,
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cpuUs.toFixed(0)} | ${ratio} | ${toQuery} |`,
       );
     }
     const twin = rows.find((r) => r.name.includes('same POST body'));
