@@ -22,6 +22,11 @@ export interface Job<P = unknown> {
   signal: AbortSignal;
   /** Writes of the delivery log to make with the job's outcome (see `JobRef.defer`): set by the worker. */
   defer?: (write: Part) => void;
+  /**
+   * What the code that enqueued the job had already read for it (`EnqueueInput.context`), when the
+   * job started in that process at once; undefined otherwise (read it yourself).
+   */
+  context?: unknown;
 }
 
 /** A job that reached `dead`, with the error of its last attempt. */

@@ -35,6 +35,14 @@ export interface EnqueueInput<P> {
    * then an ordinary pending one.
    */
   runHere?: boolean | undefined;
+  /**
+   * Facts the enqueuing code has already read that the handler needs (rows it would otherwise read
+   * again first), handed over in memory when the job starts here at once (`runHere`), as
+   * `Job.context`. Never stored: a job that runs elsewhere, later or again reads them itself, so
+   * the handler must work without it. A function gets the row of the statement that wrote the job
+   * (see `PreparedJob.settle`).
+   */
+  context?: unknown;
 }
 
 /** A payload that does not match its kind's schema: a programming error, refused before anything is written. */
@@ -49,6 +57,7 @@ export interface AdoptedJob {
   orderingKey: string | null;
   maxAttempts: number;
   deadlineAt: Date;
+  context: unknown;
 }
 
 /** What `transaction` needs of the worker of this process. */
@@ -149,8 +158,11 @@ export interface PreparedJob {
   readonly id: string;
   /** The insert, for `compose`: it answers `id, status` (no row when the guard fails or the dedupe key is taken). */
   readonly insert: Part;
-  /** Call with the status the insert answered (undefined: nothing written, or the statement failed). */
-  settle(status: string | undefined): void;
+  /**
+   * Call with the status the insert answered (undefined: nothing written, or the statement failed),
+   * and the statement's row when the input's `context` is a function of it.
+   */
+  settle(status: string | undefined, row?: unknown): void;
 }
 
 /**
@@ -190,10 +202,11 @@ export function prepareJob<P>(db: DbOrTx, input: EnqueueInput<P>, guard?: string
       reserved ? local!.runner.id : null,
       local?.runner.leaseMs ?? null,
     ]),
-    settle(status) {
+    settle(status, row) {
       if (settled) return;
       settled = true;
       if (status === 'running' && reserved) {
+        const { context } = input;
         local!.adopted.push({
           id,
           kind: def as AnyJobKind,
@@ -202,6 +215,7 @@ export function prepareJob<P>(db: DbOrTx, input: EnqueueInput<P>, guard?: string
           orderingKey: input.orderingKey ?? null,
           maxAttempts,
           deadlineAt: new Date(Date.now() + deadlineMs),
+          context: typeof context === 'function' ? (context as (row: unknown) => unknown)(row) : context,
         });
       } else if (reserved) local!.runner.release(partnerId);
     },

@@ -498,6 +498,7 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
       orderingKey: adopted.orderingKey,
       deadlineAt: adopted.deadlineAt,
       signal: controller.signal,
+      context: adopted.context,
     };
     hold(job, controller, execute(adopted.kind, job, controller));
   }

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { DspEvent, dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
 import { PosOrderRequest, posReceiveOrder } from '@stream/contracts/apis/become-a-pos/index';
@@ -11,7 +12,10 @@ import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
 import { defineDeadlineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import { enqueue, type EnqueueInput } from '../jobs/outbox.ts';
+import type { Integration } from '../connectors/merchant.ts';
+import type { Binding } from '../onboarding/bindings.ts';
 import { merchant } from '../onboarding/merchant.ts';
+import type { Partner } from '../partners/service.ts';
 import { settleDelivery, deliveryGaveUp, type DeliveryResult } from './outcome.ts';
 import { sendCalls, type Order, type TimelineInput } from './records.ts';
 
@@ -60,24 +64,71 @@ function permanentIfGrantUnusable(err: unknown): never {
   throw err;
 }
 
-// The order and the merchant grant of its POS location, in one query (every POS call).
+/**
+ * The location's event providers, for the events of a delivery's outcome (read with the grant, so
+ * settling the outcome needs no query of its own).
+ */
+export const locationProviders = sql<
+  string[]
+>`coalesce((select array_agg(s.provider_partner_id order by s.created_at)
+  from event_subscriptions s where s.location_id = ${orgLocations.id} and s.enabled), '{}')`;
+
+/** What a DSP call reads before it calls: the binding and its DSP merchant grant. */
+export interface DspCallContext {
+  binding: Binding;
+  row: Integration;
+  partner: Partner;
+}
+
+/**
+ * What a POS call reads before it calls: the order, the merchant grant of its location, its event
+ * providers, and the DSP grant of the order's binding for the DSP call its outcome causes (null
+ * where the store is not bound or the DSP not connected).
+ */
+export interface PosCallContext {
+  order: Order;
+  row: Integration;
+  partner: Partner;
+  providers: readonly string[];
+  binding: Binding | null;
+  dspRow: Integration | null;
+  dspPartner: Partner | null;
+}
+
+/** The DSP's side of a binding: its integration and partner, beside the POS's. */
+export const dspIntegrations = alias(integrations, 'dsp_integrations');
+export const dspPartners = alias(partners, 'dsp_partners');
+
+// The order with both grants, in one query (every POS call not started by the order's intake,
+// which read them with the route: see `withPosGrant`).
 const posCallContext = prepared('orders_pos_grant', (db, name) =>
   db
     .select({
       order: orders,
       row: integrations,
       partner: partners,
-      // The location's event providers, for the events of the outcome (read here: no query then).
-      providers: sql<string[]>`coalesce((select array_agg(s.provider_partner_id order by s.created_at)
-        from event_subscriptions s where s.location_id = ${orgLocations.id} and s.enabled), '{}')`,
+      providers: locationProviders,
+      binding: locationBindings,
+      dspRow: dspIntegrations,
+      dspPartner: dspPartners,
     })
     .from(orders)
     .innerJoin(orgLocations, eq(orgLocations.id, orders.locationId))
     .innerJoin(integrations, eq(integrations.id, orgLocations.integrationId))
     .innerJoin(partners, eq(partners.id, integrations.sourcePartnerId))
+    .leftJoin(locationBindings, eq(locationBindings.id, orders.bindingId))
+    .leftJoin(dspIntegrations, eq(dspIntegrations.id, locationBindings.dspIntegrationId))
+    .leftJoin(dspPartners, eq(dspPartners.id, dspIntegrations.sourcePartnerId))
     .where(eq(orders.id, sql.placeholder('orderId')))
     .prepare(name),
 );
+
+/** The DSP call of a delivery's outcome gets the DSP grant the POS call read (`withDspGrant`). */
+function dspGrantOf(c: PosCallContext): ((call: OrderCall) => OrderCall) | undefined {
+  return c.binding && c.dspRow && c.dspPartner
+    ? withDspGrant({ binding: c.binding, row: c.dspRow, partner: c.dspPartner })
+    : undefined;
+}
 
 const PosCallPayload = z.object({ order_id: z.string(), request: PosOrderRequest });
 
@@ -86,9 +137,12 @@ export const posCall = defineDeadlineJobKind<z.infer<typeof PosCallPayload>, Del
   payload: PosCallPayload,
   async handle(job, ctx) {
     const { request } = job.payload;
-    const [found] = await posCallContext(ctx.db).execute({ orderId: job.payload.order_id });
+    const [found] = job.context
+      ? [job.context as PosCallContext]
+      : await posCallContext(ctx.db).execute({ orderId: job.payload.order_id });
     if (!found) throw new PermanentJobError(`Order ${job.payload.order_id} has no POS location.`);
     const { order, providers } = found;
+    const prepare = dspGrantOf(found);
     // A new order that was settled meanwhile (cancelled before it went out) is not sent.
     if (request.type === 'order.created' && order.status !== 'received')
       return { order, providers, skipped: order.status };
@@ -98,11 +152,12 @@ export const posCall = defineDeadlineJobKind<z.infer<typeof PosCallPayload>, Del
         job,
         grant: found,
       });
-      return { order, providers, answer: answer.order ?? null };
+      return { order, providers, prepare, answer: answer.order ?? null };
     } catch (err) {
       // A refusal of a new order is its outcome, not a failure to deliver: settle it, do not retry.
       if (err instanceof PartnerCallError && err.reason === 'rejected') {
-        if (request.type === 'order.created') return { order, providers, rejected: err.responseText ?? '' };
+        if (request.type === 'order.created')
+          return { order, providers, prepare, rejected: err.responseText ?? '' };
         throw new PermanentJobError(err.message);
       }
       // Any 2xx acknowledges an update or a cancellation, whatever its body (`204`, text): only a
@@ -147,12 +202,14 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
   payload: DspCallPayload,
   async handle(job, ctx) {
     const { store } = job.payload;
+    const context = job.context as DspCallContext | undefined;
     const bindingId =
+      context?.binding.id ??
       job.payload.binding_id ??
       (store && (await latestBindingOf(ctx.db, store.dsp_partner_id, store.store_id)));
     // A store never bound: the DSP has no grant to call; it learnt the outcome from the webhook's answer.
     if (!bindingId) return;
-    const [found] = await dspCallContext(ctx.db).execute({ id: bindingId });
+    const [found] = context ? [context] : await dspCallContext(ctx.db).execute({ id: bindingId });
     if (!found) throw new PermanentJobError(`Binding ${bindingId} no longer exists.`);
     try {
       await merchant.call(ctx, found.row.id, dspReceiveEvent, {
@@ -182,6 +239,25 @@ export function posCallOf(order: Order, request: z.input<typeof PosOrderRequest>
     sent: { type: request.type, partnerId: order.posPartnerId, body: request },
   };
 }
+
+/**
+ * For a new order's calls: the POS call gets the order as inserted and the grant the intake read
+ * with the route, so it starts without reading them again (when it starts in this process at once).
+ */
+export const withPosGrant =
+  (grant: Omit<PosCallContext, 'order'>) =>
+  (call: OrderCall): OrderCall =>
+    call.job.kind === posCall
+      ? { ...call, job: { ...call.job, context: (order: Order): PosCallContext => ({ ...grant, order }) } }
+      : call;
+
+/** The DSP call through this binding gets its grant, already read, so it starts without reading it. */
+export const withDspGrant =
+  (grant: DspCallContext) =>
+  (call: OrderCall): OrderCall =>
+    call.job.kind === dspCall && (call.job.payload as { binding_id?: string }).binding_id === grant.binding.id
+      ? { ...call, job: { ...call.job, context: grant } }
+      : call;
 
 /** Sends the POS an update of an order that is not moving (a delivery status): one statement. */
 export function sendToPos(tx: DbOrTx, order: Order, request: z.input<typeof PosOrderRequest>): Promise<void> {

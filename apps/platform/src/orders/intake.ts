@@ -14,13 +14,14 @@ import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { prepared } from '../db/prepared.ts';
-import { locationBindings, orders, orgLocations } from '../db/schema/index.ts';
+import { integrations, locationBindings, orders, orgLocations, partners } from '../db/schema/index.ts';
+import type { Integration } from '../connectors/merchant.ts';
 import { ApiError } from '../http/errors.ts';
 import { atOnce, enqueue, transaction } from '../jobs/outbox.ts';
 import { LIVE_BINDING_STATES, type Binding, type OrgLocation } from '../onboarding/bindings.ts';
 import type { Partner } from '../partners/service.ts';
 import { refusalReason } from './availability.ts';
-import { posKey } from './calls.ts';
+import { dspIntegrations, dspPartners, locationProviders, posKey, withPosGrant } from './calls.ts';
 import { failOrder } from './outcome.ts';
 import {
   addTimeline,
@@ -76,18 +77,33 @@ interface Route {
   location: OrgLocation;
   /** Whether a menu was published for the location: then its ids map DSP ids to the POS's. */
   hasMenu: boolean;
+  /** The location's POS grant and event providers, and the binding's DSP grant: handed to the order's POS call (`withPosGrant`). */
+  row: Integration | null;
+  partner: Partner | null;
+  providers: string[];
+  dspRow: Integration | null;
+  dspPartner: Partner | null;
 }
 
-// Every new order looks its store up: prepared once per database.
+// Every new order looks its store up, with what its POS call needs: prepared once per database.
 const liveRoute = prepared('orders_route', (db, name) =>
   db
     .select({
       binding: locationBindings,
       location: orgLocations,
       hasMenu: sql<boolean>`exists (select 1 from menu_items m where m.location_id = ${orgLocations.id})`,
+      row: integrations,
+      partner: partners,
+      providers: locationProviders,
+      dspRow: dspIntegrations,
+      dspPartner: dspPartners,
     })
     .from(locationBindings)
     .innerJoin(orgLocations, eq(orgLocations.id, locationBindings.locationId))
+    .leftJoin(integrations, eq(integrations.id, orgLocations.integrationId))
+    .leftJoin(partners, eq(partners.id, integrations.sourcePartnerId))
+    .leftJoin(dspIntegrations, eq(dspIntegrations.id, locationBindings.dspIntegrationId))
+    .leftJoin(dspPartners, eq(dspPartners.id, dspIntegrations.sourcePartnerId))
     .where(
       and(
         eq(locationBindings.dspPartnerId, sql.placeholder('dspPartnerId')),
@@ -226,7 +242,20 @@ async function receiveNewOrder(
   ];
   if (!failed) {
     // The common case is one statement: the order, its webhook, its timeline and its first call.
-    const inserted = await atOnce(ctx, (db) => insertOrder(db, row, webhook, entries));
+    // The POS call starts with the grants read with the route (no read of its own).
+    const grant = route?.row &&
+      route.partner && {
+        row: route.row,
+        partner: route.partner,
+        providers: route.providers,
+        binding: route.binding,
+        dspRow: route.dspRow,
+        dspPartner: route.dspPartner,
+      };
+    const inserted = await atOnce(ctx, (db) =>
+      insertOrder(db, row, webhook, entries, true, grant ? withPosGrant(grant) : undefined),
+    );
+
     if (inserted) return { status: 202, answer };
     // The same order was posted before (or concurrently, and committed first): answer as then.
     return transaction(ctx, (tx) => repeatedPost(tx, partner, body));

@@ -4,7 +4,7 @@ import type { OrderFailureDetails, OrderFailureReason } from '@stream/contracts'
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { orgLocations, orders } from '../db/schema/index.ts';
 import { failureFromPosRejection } from './pos-rejection.ts';
-import { findOrder, moveOrder, type Order, type OrderPatch } from './records.ts';
+import { findOrder, moveOrder, type MoveOptions, type Order, type OrderPatch } from './records.ts';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -12,12 +12,15 @@ import { eq } from 'drizzle-orm';
  * or failed with a reason the DSP can act on. Runs in the transaction that finishes the delivery job.
  */
 
-/** What the POS delivery job found: the order as it read it, its location's event providers, and the POS's answer. */
-export type DeliveryResult = { order: Order; providers: readonly string[] } & (
-  | { answer: z.output<typeof PosOrderAnswer>['order'] | null }
-  | { rejected: string }
-  | { skipped: string }
-);
+/**
+ * What the POS delivery job found: the order as it read it, its location's event providers, what
+ * it hands the calls of the outcome (`MoveOptions.prepare`), and the POS's answer.
+ */
+export type DeliveryResult = Pick<MoveOptions, 'prepare'> & { order: Order; providers: readonly string[] } & (
+    | { answer: z.output<typeof PosOrderAnswer>['order'] | null }
+    | { rejected: string }
+    | { skipped: string }
+  );
 
 /** Fails an order (if it may still fail) and tells the DSP why. */
 export function failOrder(
@@ -27,8 +30,16 @@ export function failOrder(
   details: OrderFailureDetails,
   cause: string,
   patch: OrderPatch = {},
+  opts: MoveOptions = {},
 ): Promise<Order | undefined> {
-  return moveOrder(tx, order, 'failed', cause, { ...patch, failureReason: reason, failureDetails: details });
+  return moveOrder(
+    tx,
+    order,
+    'failed',
+    cause,
+    { ...patch, failureReason: reason, failureDetails: details },
+    opts,
+  );
 }
 
 /**
@@ -39,9 +50,10 @@ export async function settleDelivery(tx: DbOrTx, result: DeliveryResult): Promis
   if ('skipped' in result) return;
   const order = result.order;
   if (order.status !== 'received') return;
+  const opts: MoveOptions = { providers: result.providers, prepare: result.prepare };
   if ('rejected' in result) {
     const failure = failureFromPosRejection(parseJson(result.rejected), dspIdOf(order));
-    await failOrder(tx, order, failure.reason, failure.details, 'POS refused the order');
+    await failOrder(tx, order, failure.reason, failure.details, 'POS refused the order', {}, opts);
     return;
   }
   const answer = result.answer;
@@ -55,16 +67,23 @@ export async function settleDelivery(tx: DbOrTx, result: DeliveryResult): Promis
         error_message: 'The POS accepted the order without saying its id (order.provider_id).',
       },
       'POS answer unusable',
+      {},
+      opts,
     );
     return;
   }
   if (answer.async_acceptance) {
-    await moveOrder(tx, order, 'awaiting_confirmation', 'POS answers async_acceptance', {
-      posOrderId: answer.provider_id,
-    });
+    await moveOrder(
+      tx,
+      order,
+      'awaiting_confirmation',
+      'POS answers async_acceptance',
+      { posOrderId: answer.provider_id },
+      opts,
+    );
     return;
   }
-  await acceptOrder(tx, order, answer.provider_id, answer.prep_time_minutes, 'POS accepts', result.providers);
+  await acceptOrder(tx, order, answer.provider_id, answer.prep_time_minutes, 'POS accepts', opts);
 }
 
 /** Accepts the order: the food is ready after the POS's prep time (its answer's, else the location's, else 30 min). */
@@ -74,7 +93,7 @@ export async function acceptOrder(
   posOrderId: string | null,
   prepTimeMinutes: number | undefined,
   cause: string,
-  providers?: readonly string[],
+  opts: MoveOptions = {},
 ): Promise<Order | undefined> {
   const prep = prepTimeMinutes ?? (await locationPrepTime(tx, order.id)) ?? 30;
   return moveOrder(
@@ -86,7 +105,7 @@ export async function acceptOrder(
       ...(posOrderId ? { posOrderId } : {}),
       estimatedReadyAt: new Date(Date.now() + Math.round(prep * 60_000)),
     },
-    { providers },
+    opts,
   );
 }
 

@@ -159,7 +159,7 @@ async function runWithJobs<R>(
   try {
     row = await runOne(tx, composed.statement, composed.values);
   } finally {
-    jobs.forEach((j, i) => j.settle(row?.[`job${i}`] ?? undefined));
+    jobs.forEach((j, i) => j.settle(row?.[`job${i}`] ?? undefined, row));
   }
   if (row) for (let i = 0; i < jobs.length; i++) delete row[`job${i}`];
   return row;
@@ -176,6 +176,14 @@ export async function sendCalls(tx: DbOrTx, orderId: string, calls: readonly Ord
   await runWithJobs(tx, composed, jobs);
 }
 
+/** What the caller of a move has read already, so the move and its calls need not read it again. */
+export interface MoveOptions {
+  /** The event providers enabled for the order's location. */
+  providers?: readonly string[] | undefined;
+  /** Hands the calls the move causes what the caller read for them (`withDspGrant`). */
+  prepare?: ((call: OrderCall) => OrderCall) | undefined;
+}
+
 /**
  * Moves the order from `order.status` to `to`, if the machine allows that move and the order is
  * still in that status, in one statement: the guarded UPDATE (`WHERE status = <from>`, so of two
@@ -190,15 +198,15 @@ export async function moveOrder(
   to: OrderStatus,
   cause: string,
   patch: OrderPatch = {},
-  /** The event providers enabled for the order's location, when the caller has read them. */
-  opts: { providers?: readonly string[] } = {},
+  opts: MoveOptions = {},
 ): Promise<Order | undefined> {
   if (!canTransition(ORDER_STATES, order.status, to)) return undefined;
   const next: Order = { ...order, ...patch, status: to, updatedAt: new Date() };
   const providers =
     opts.providers ?? (eventOf(to, order.status) ? await enabledProviders(tx, order.locationId) : []);
   const moved = 'exists (select 1 from moved)';
-  const { jobs, sent, ctes, statuses } = callParts(tx, effectsOf(next, order.status, providers), moved);
+  const calls = effectsOf(next, order.status, providers).map(opts.prepare ?? ((c) => c));
+  const { jobs, sent, ctes, statuses } = callParts(tx, calls, moved);
   const set = assignments(orders, patch, 4);
   const update = part(
     `update orders set status = $1, updated_at = now()${set.text ? `, ${set.text}` : ''}
@@ -230,10 +238,12 @@ export async function insertOrder(
   entries: readonly TimelineInput[],
   /** False for an order that fails at once: the caller moves it to `failed` next, which has effects of its own. */
   withEffects = true,
+  /** Hands the calls what the caller read for them (`withPosGrant`). */
+  prepare: (call: OrderCall) => OrderCall = (call) => call,
 ): Promise<Order | undefined> {
   const inserted = 'exists (select 1 from inserted)';
   const asOrder = { ...row, createdAt: new Date(), updatedAt: new Date() } as Order;
-  const calls = withEffects ? effectsOf(asOrder, null) : [];
+  const calls = withEffects ? effectsOf(asOrder, null).map(prepare) : [];
   const { jobs, sent, ctes, statuses } = callParts(tx, calls, inserted);
   const composed = compose(
     'order_new',
