@@ -27,6 +27,25 @@ export interface Job<P = unknown> {
    * job started in that process at once; undefined otherwise (read it yourself).
    */
   context?: unknown;
+  /** Set by the worker while `settle` runs: see {@link CarriedFinish}. */
+  finish?: CarriedFinish;
+}
+
+/**
+ * The job's success (its fenced status change and its deferred log writes) as parts of a
+ * statement, for a `settle` that writes one statement anyway: carrying them makes the outcome and
+ * the success one statement and one commit instead of two. `take` answers the parts once (then
+ * undefined): `ctes` go into the statement's WITH list, `select` into its final select list, whose
+ * row (always one) goes to `done`. Not taken, the worker runs them itself after `settle`.
+ */
+export interface CarriedFinish {
+  take():
+    | {
+        ctes: readonly (readonly [alias: string, part: Part])[];
+        select: string;
+        done(row: Record<string, unknown>): void;
+      }
+    | undefined;
 }
 
 /** A job that reached `dead`, with the error of its last attempt. */
@@ -54,6 +73,7 @@ export interface JobKind<P = unknown, R = unknown> {
    * Instead of `onSucceeded`, for a hook whose writes are safe to make twice (each guarded, e.g. an
    * order's move on its status): runs on its own statements just before the job is marked
    * succeeded, saving the transaction's round trips. A crash between the two runs the job again.
+   * A hook that writes one statement may carry the success in it (`job.finish`).
    */
   settle?(db: DbOrTx, job: Job<P>, result: R, ctx: AppContext): Promise<void>;
   /** Runs in the transaction that marks the job dead (e.g. tell the DSP the order failed). */

@@ -10,7 +10,7 @@ import type { Database } from '../db/client.ts';
 import { deliveryAttempts, jobs } from '../db/schema/index.ts';
 import { deliver } from '../connectors/http.ts';
 import { defineJobKind, PermanentJobError, type AnyJobKind } from './kinds.ts';
-import { enqueue, InvalidJobPayloadError } from './outbox.ts';
+import { enqueue, InvalidJobPayloadError, runJobsHere, transaction } from './outbox.ts';
 import { definePartnerCallKind, enqueuePartnerCall } from './partner-http.ts';
 import { startPartnerServer, waitFor, type PartnerServer } from './testing.ts';
 import { startWorker } from './worker.ts';
@@ -360,6 +360,34 @@ describe('worker leases', () => {
   });
   afterAll(async () => {
     await database?.close();
+  });
+
+  it('hands a job started at once what its enqueuer read (context, never stored); a claimed job reads for itself', async () => {
+    const seen: { id: string; context: unknown }[] = [];
+    const remember = defineJobKind<{ n: number }>({
+      kind: 'test.context',
+      payload: z.object({ n: z.number() }),
+      maxAttempts: 1,
+      deadlineMs: 60_000,
+      backoff: { baseMs: 20, maxMs: 200 },
+      handle: async (job) => void seen.push({ id: job.id, context: job.context }),
+    });
+    const c = ctx(5_000, 4);
+    const w = startWorker(c, { id: 'worker-context', kinds: [remember] });
+    runJobsHere(c, w);
+    try {
+      const here = await transaction(c, (tx) =>
+        enqueue(tx, { kind: remember, payload: { n: 1 }, runHere: true, context: { grant: 'read' } }),
+      );
+      const later = await enqueue(c.db, { kind: remember, payload: { n: 2 }, context: { grant: 'read' } });
+      await until(here, 'succeeded');
+      await until(later, 'succeeded');
+      expect(seen.find((s) => s.id === here)?.context).toEqual({ grant: 'read' });
+      expect(seen.find((s) => s.id === later)?.context).toBeUndefined();
+      expect(JSON.stringify(await row(here))).not.toContain('grant');
+    } finally {
+      await w.stop();
+    }
   });
 
   it('renews the lease while the handler runs, so a call slower than the lease is never run twice', async () => {

@@ -5,7 +5,14 @@ import type { AppContext } from '../context.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { backoffDelay } from './backoff.ts';
-import { kindMap, PermanentJobError, type AnyJobKind, type Job, type JobKind } from './kinds.ts';
+import {
+  kindMap,
+  PermanentJobError,
+  type AnyJobKind,
+  type CarriedFinish,
+  type Job,
+  type JobKind,
+} from './kinds.ts';
 import { msInterval, rowsOf } from './sql.ts';
 import { atOnce, transaction, type AdoptedJob, type LocalRunner } from './outbox.ts';
 import { compose, part, run, statement, type Part } from '../db/raw.ts';
@@ -300,13 +307,47 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
     // The common case (no hook) is one statement; a hook shares the status change's transaction,
     // and the jobs it enqueues to run here start when that commits.
     const { onSucceeded, settle } = def;
-    if (settle) await atOnce(ctx, (db) => settle(db, job, result, ctx));
-    if (!onSucceeded) await finish(ctx.db);
+    let carried = false;
+    if (settle) {
+      job.finish = !onSucceeded ? carriedFinish(job, writes, () => (carried = true)) : undefined;
+      try {
+        await atOnce(ctx, (db) => settle(db, job, result, ctx));
+      } finally {
+        job.finish = undefined;
+      }
+    }
+    if (carried) {
+      // The settle's statement carried the success: nothing left to write.
+    } else if (!onSucceeded) await finish(ctx.db);
     else
       await transaction(ctx, async (tx) => {
         if (await finish(tx)) await onSucceeded(tx, job, result, ctx);
       });
     writes.length = 0; // written with the outcome (a failure above leaves them to `fail`)
+  }
+
+  /** The job's success for its `settle` to carry (see `CarriedFinish`); `onCarried` once it did. */
+  function carriedFinish(job: Job, writes: readonly Part[], onCarried: () => void): CarriedFinish {
+    let taken = false;
+    return {
+      take() {
+        if (taken) return undefined;
+        taken = true;
+        return {
+          ctes: [
+            ...writes.map((w, i) => [`finish_log${i}`, w] as const),
+            ['finish', part(FINISH.text, [job.id, id, job.attempt])] as const,
+          ],
+          select: `(select id from finish) as "finishedId", (select successor from finish) as "finishedSuccessor"`,
+          done(row) {
+            onCarried();
+            if (row.finishedId === null)
+              log.warn({ job: job.id }, 'lease lost before the job finished; its new holder decides');
+            if (row.finishedSuccessor === true) mayHaveWork = true;
+          },
+        };
+      },
+    };
   }
 
   /** Hands a job back untouched (the process is draining): due now, its attempt not counted. */

@@ -169,7 +169,7 @@ export const posCall = defineDeadlineJobKind<z.infer<typeof PosCallPayload>, Del
   },
   // Every move settleDelivery makes is guarded on the order's status, so it is safe to run twice.
   async settle(db, job, result) {
-    if (job.payload.request.type === 'order.created') await settleDelivery(db, result);
+    if (job.payload.request.type === 'order.created') await settleDelivery(db, result, job.finish);
   },
   async onDead(tx, job) {
     if (job.payload.request.type === 'order.created')

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { PosOrderAnswer } from '@stream/contracts/apis/become-a-pos/index';
 import type { OrderFailureDetails, OrderFailureReason } from '@stream/contracts';
 import type { DbOrTx, Tx } from '../db/client.ts';
+import type { CarriedFinish } from '../jobs/kinds.ts';
 import { orgLocations, orders } from '../db/schema/index.ts';
 import { failureFromPosRejection } from './pos-rejection.ts';
 import { findOrder, moveOrder, type MoveOptions, type Order, type OrderPatch } from './records.ts';
@@ -46,11 +47,16 @@ export function failOrder(
  * The delivery job's outcome. Only a `received` order is settled here; every move is guarded on
  * that status, so an order settled meanwhile (by a racing event) is left as it is.
  */
-export async function settleDelivery(tx: DbOrTx, result: DeliveryResult): Promise<void> {
+export async function settleDelivery(
+  tx: DbOrTx,
+  result: DeliveryResult,
+  /** The delivery job's success, written with the move when there is one. */
+  finish?: CarriedFinish,
+): Promise<void> {
   if ('skipped' in result) return;
   const order = result.order;
   if (order.status !== 'received') return;
-  const opts: MoveOptions = { providers: result.providers, prepare: result.prepare };
+  const opts: MoveOptions = { providers: result.providers, prepare: result.prepare, finish };
   if ('rejected' in result) {
     const failure = failureFromPosRejection(parseJson(result.rejected), dspIdOf(order));
     await failOrder(tx, order, failure.reason, failure.details, 'POS refused the order', {}, opts);

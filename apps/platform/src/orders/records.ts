@@ -16,6 +16,7 @@ import {
 import type { orderTimeline } from '../db/schema/index.ts';
 import { orders, webhookEvents } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import type { CarriedFinish } from '../jobs/kinds.ts';
 import { prepareJob, type PreparedJob } from '../jobs/outbox.ts';
 import type { OrderCall } from './calls.ts';
 import { effectsOf } from './effects.ts';
@@ -182,6 +183,8 @@ export interface MoveOptions {
   providers?: readonly string[] | undefined;
   /** Hands the calls the move causes what the caller read for them (`withDspGrant`). */
   prepare?: ((call: OrderCall) => OrderCall) | undefined;
+  /** The success of the job whose outcome this move is, to write in the same statement. */
+  finish?: CarriedFinish | undefined;
 }
 
 /**
@@ -218,12 +221,27 @@ export async function moveOrder(
     { kind: 'status', type: to, from: order.status, to, detail: cause },
     ...sent,
   ];
+  const carried = opts.finish?.take();
   const composed = compose(
     'order_move',
-    [['moved', update], ['timeline', timelinePart(order.id, entries, moved)], ...ctes],
-    part(`select ${['moved.*', ...statuses].join(', ')} from moved`),
+    [
+      ['moved', update],
+      ['timeline', timelinePart(order.id, entries, moved)],
+      ...ctes,
+      ...(carried?.ctes ?? []),
+    ],
+    // Carrying a job's success, the statement answers one row whether or not the order moved.
+    carried
+      ? part(
+          `select ${['moved.*', ...statuses, carried.select].join(', ')} from (select 1) as one left join moved on true`,
+        )
+      : part(`select ${['moved.*', ...statuses].join(', ')} from moved`),
   );
-  return runWithJobs<Order>(tx, composed, jobs);
+  const row = await runWithJobs<Order>(tx, composed, jobs);
+  if (!carried) return row;
+  carried.done(row!);
+  const { finishedId: _id, finishedSuccessor: _successor, ...rest } = row as Order & Record<string, unknown>;
+  return rest.id === null ? undefined : (rest as Order);
 }
 
 /**

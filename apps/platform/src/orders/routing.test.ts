@@ -96,6 +96,14 @@ describe('a new order', () => {
     });
     const row = await waitForStatus(w, id, 'accepted');
     expect(row.pos_order_id).toBe('pos-1');
+    // The POS's answer and the delivery job's success are one statement (one commit): one now().
+    const [together] = rowsOf<{ same: boolean }>(
+      await w.platform.app.ctx.db.execute(
+        sql`select j.finished_at = o.updated_at as same from jobs j join orders o on o.id = j.payload->>'order_id'
+            where o.id = ${id} and j.kind = 'orders.pos' and j.status = 'succeeded'`,
+      ),
+    );
+    expect(together).toEqual({ same: true });
   });
 
   it.each([
