@@ -299,13 +299,11 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
         part(FINISH.text, [job.id, id, job.attempt]),
       );
       const [row] = await run<{ successor: boolean }>(db, composed.statement, composed.values);
-      if (!row) log.warn({ job: job.id }, 'lease lost before the job finished; its new holder decides');
-      // The next job of its ordering key may be claimed now.
-      if (row?.successor) mayHaveWork = true;
-      return Boolean(row);
+      return finished(job, row);
     };
     // The common case (no hook) is one statement; a hook shares the status change's transaction,
-    // and the jobs it enqueues to run here start when that commits.
+    // and the jobs it enqueues to run here start when that commits. A `settle` may carry the
+    // success in its own statement, leaving nothing to write here.
     const { onSucceeded, settle } = def;
     let carried = false;
     if (settle) {
@@ -316,14 +314,20 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
         job.finish = undefined;
       }
     }
-    if (carried) {
-      // The settle's statement carried the success: nothing left to write.
-    } else if (!onSucceeded) await finish(ctx.db);
-    else
+    if (!carried && !onSucceeded) await finish(ctx.db);
+    else if (onSucceeded)
       await transaction(ctx, async (tx) => {
         if (await finish(tx)) await onSucceeded(tx, job, result, ctx);
       });
     writes.length = 0; // written with the outcome (a failure above leaves them to `fail`)
+  }
+
+  /** What the fenced success answered: no row, the lease was lost; else whether a successor waits. */
+  function finished(job: Job, row: { successor: boolean } | undefined): boolean {
+    if (!row) log.warn({ job: job.id }, 'lease lost before the job finished; its new holder decides');
+    // The next job of its ordering key may be claimed now.
+    if (row?.successor) mayHaveWork = true;
+    return Boolean(row);
   }
 
   /** The job's success for its `settle` to carry (see `CarriedFinish`); `onCarried` once it did. */
@@ -341,9 +345,10 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
           select: `(select id from finish) as "finishedId", (select successor from finish) as "finishedSuccessor"`,
           done(row) {
             onCarried();
-            if (row.finishedId === null)
-              log.warn({ job: job.id }, 'lease lost before the job finished; its new holder decides');
-            if (row.finishedSuccessor === true) mayHaveWork = true;
+            finished(
+              job,
+              row.finishedId === null ? undefined : { successor: row.finishedSuccessor === true },
+            );
           },
         };
       },
