@@ -2,7 +2,8 @@
  * `npm run bench`, end to end: a load generator posts signed new orders to `POST /order/{partner_id}`,
  * a POS accepts them, a DSP receives `location.order.accept`. Prints sustained orders/s and p50/p99
  * from the DSP's post to the DSP's accept, at concurrency 8 and 64, and in the same run the same for a
- * bare forwarder (signature check, the same three HTTP hops, no persistence), with the ratios. Every
+ * bare forwarder (signature check, the same three HTTP hops, no persistence) and a durable forwarder
+ * (the same, committing each order in one INSERT before its 202), with the ratios. Every
  * order is committed before it is acknowledged (no `synchronous_commit=off`). Run with DATABASE_URL:
  * the bench makes a scratch database on that server (see scratch-db.ts); without it, on PGlite.
  * BENCH_SECONDS (default 10) per measurement; BENCH_CONCURRENCY (default `8,64`) the DSPs posting at once.
@@ -14,9 +15,11 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import pino from 'pino';
+import { sql } from 'drizzle-orm';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../apps/platform/src/config.ts';
 import { newId } from '../apps/platform/src/db/ids.ts';
+import { run, statement } from '../apps/platform/src/db/raw.ts';
 import { integrations, locationBindings, orgLocations, orgs } from '../apps/platform/src/db/schema/index.ts';
 import { encrypt, hmacHex, safeEqual } from '../apps/platform/src/http/secrets.ts';
 import { createPartner } from '../apps/platform/src/partners/service.ts';
@@ -60,8 +63,16 @@ function startPartners() {
   );
 }
 
-/** The bare forwarder: checks the signature, answers 202, then makes the POS call and the DSP call. */
-async function startForwarder(secret: string, partners: string) {
+/**
+ * The bare forwarder: checks the signature, answers 202, then makes the POS call and the DSP call.
+ * With `persist`, it first commits the order (the durable forwarder: the least a platform that
+ * commits every order before its 202 can do, so the ceiling of any ratio the platform can reach).
+ */
+async function startForwarder(
+  secret: string,
+  partners: string,
+  persist?: (id: string, raw: Buffer) => Promise<void>,
+) {
   const app = Fastify();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.post('/order', async (req, reply) => {
@@ -72,6 +83,7 @@ async function startForwarder(secret: string, partners: string) {
       location_id: string;
       order: { id: string };
     };
+    if (persist) await persist(order.id, raw);
     void (async () => {
       const pos = await request(`${partners}/stream-pos/v1/orders`, {
         method: 'POST',
@@ -264,18 +276,30 @@ async function main() {
       dspConnected: true,
     });
     const forwarder = await startForwarder(dsp.webhook_secret, partners.url);
+    await db.execute(sql`create table bench_orders (id text primary key, body jsonb not null)`);
+    const insert = statement(
+      'bench_order_insert',
+      'insert into bench_orders (id, body) values ($1, $2::jsonb)',
+    );
+    const durable = await startForwarder(dsp.webhook_secret, partners.url, async (id, raw) => {
+      await run(db, insert, [id, raw.toString()]);
+    });
     const platformUrl = `${platform.url}/order/${dsp.partner_id}`;
     // Warm-up: JIT, connections, prepared plans.
     await measure('warm-up', platformUrl, dsp.webhook_secret, 8, 2_000);
     await measure('warm-up', forwarder.url, dsp.webhook_secret, 8, 2_000);
-    const rows: [Row, Row][] = [];
+    await measure('warm-up', durable.url, dsp.webhook_secret, 8, 2_000);
+    const rows: [Row, Row, Row][] = [];
     for (const c of (process.env.BENCH_CONCURRENCY ?? '8,64').split(',').map(Number)) {
       rows.push([
         await measure('bare forwarder', forwarder.url, dsp.webhook_secret, c),
+        await measure('durable forwarder (+1 insert)', durable.url, dsp.webhook_secret, c),
         await measure('platform', platformUrl, dsp.webhook_secret, c),
       ]);
     }
     await forwarder.close();
+    await durable.close();
+    await db.execute(sql`drop table bench_orders`);
     console.log(
       `\nDSP post -> POS accept -> DSP accept, ${DURATION / 1000} s each, driver ${platform.app.ctx.database.driver}, ` +
         `load average ${loadBefore} before, ${loadavg()
@@ -283,15 +307,16 @@ async function main() {
           .join(' ')} after, ${availableParallelism()} cores\n`,
     );
     console.log(
-      '| concurrency | path | orders/s | p50 ms | p99 ms | 202 p50 ms | errors | CPU of the process | orders/s vs forwarder | p50 - forwarder p50 |',
+      '| concurrency | path | orders/s | p50 ms | p99 ms | 202 p50 ms | errors | CPU of the process | orders/s vs forwarder | p50 - forwarder p50 | orders/s vs durable forwarder |',
     );
-    console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const [bare, ours] of rows) {
-      for (const r of [bare, ours]) {
-        const ratio = r === bare ? '1.000' : (ours.perSecond / bare.perSecond).toFixed(3);
-        const delta = r === bare ? '-' : `${(ours.p50 - bare.p50).toFixed(1)} ms`;
+    console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const [bare, durable, ours] of rows) {
+      for (const r of [bare, durable, ours]) {
+        const ratio = (r.perSecond / bare.perSecond).toFixed(3);
+        const delta = r === bare ? '-' : `${(r.p50 - bare.p50).toFixed(1)} ms`;
+        const vsDurable = r === bare ? '-' : (r.perSecond / durable.perSecond).toFixed(3);
         console.log(
-          `| ${r.concurrency} | ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ackP50.toFixed(1)} | ${r.errors} | ${(r.cpu * 100).toFixed(0)} % | ${ratio} | ${delta} |`,
+          `| ${r.concurrency} | ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ackP50.toFixed(1)} | ${r.errors} | ${(r.cpu * 100).toFixed(0)} % | ${ratio} | ${delta} | ${vsDurable} |`,
         );
       }
     }
