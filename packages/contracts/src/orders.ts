@@ -78,6 +78,21 @@ export const DeliveryStatus = z
   .meta({ id: 'DeliveryStatus', description: 'Where the delivery of an order is.' });
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
+/**
+ * The fields of a delivery address as the platform sends it on (to the POS in `order.created`, to an
+ * event provider in its order events); each contract names its own schema from these.
+ */
+export const deliveryAddressFields = {
+  address_line_1: z.string().optional(),
+  address_line_2: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  postal_code: z.string().optional(),
+  country: z.string().optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+};
+
 /** Why an order failed, as the DSP is told in `location.order.fail` (section 8). */
 export const OrderFailureReason = z
   .enum([

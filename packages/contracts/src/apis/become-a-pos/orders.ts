@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
-import { DeliveryStatus, DriverDetails, FulfillmentType } from '../../orders.ts';
+import { DeliveryStatus, DriverDetails, FulfillmentType, deliveryAddressFields } from '../../orders.ts';
 import { MERCHANT_TOKEN_ERRORS } from './locations.ts';
 
 /**
@@ -83,18 +83,7 @@ export const PosDiscount = z
   .meta({ id: 'PosDiscount' });
 export type PosDiscount = z.infer<typeof PosDiscount>;
 
-export const PosDeliveryAddress = z
-  .object({
-    address_line_1: z.string().optional(),
-    address_line_2: z.string().optional(),
-    city: z.string().optional(),
-    state: z.string().optional(),
-    postal_code: z.string().optional(),
-    country: z.string().optional(),
-    latitude: z.number().optional(),
-    longitude: z.number().optional(),
-  })
-  .meta({ id: 'PosDeliveryAddress' });
+export const PosDeliveryAddress = z.object(deliveryAddressFields).meta({ id: 'PosDeliveryAddress' });
 
 export const PosOrder = z
   .object({

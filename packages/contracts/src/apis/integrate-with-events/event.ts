@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
-import { OrderSource } from '../../orders.ts';
+import { OrderSource, deliveryAddressFields } from '../../orders.ts';
 
 /** What the platform posts to an event provider's `POST /event` (platform.md section 3, wire notes "Event providers"). */
 
@@ -62,21 +62,10 @@ export const EventCustomer = z
   })
   .meta({ id: 'EventCustomer', description: 'The customer who ordered (the first, for a group order).' });
 
-export const EventDeliveryAddress = z
-  .object({
-    address_line_1: z.string().optional(),
-    address_line_2: z.string().optional(),
-    city: z.string().optional(),
-    state: z.string().optional(),
-    postal_code: z.string().optional(),
-    country: z.string().optional(),
-    latitude: z.number().optional(),
-    longitude: z.number().optional(),
-  })
-  .meta({
-    id: 'EventDeliveryAddress',
-    description: 'Where to deliver: a street address, or coordinates only (`latitude`, `longitude`).',
-  });
+export const EventDeliveryAddress = z.object(deliveryAddressFields).meta({
+  id: 'EventDeliveryAddress',
+  description: 'Where to deliver: a street address, or coordinates only (`latitude`, `longitude`).',
+});
 
 export const EventOrder = z
   .object({
