@@ -255,7 +255,6 @@ async function receiveNewOrder(
     const inserted = await atOnce(ctx, (db) =>
       insertOrder(db, row, webhook, entries, true, grant ? withPosGrant(grant) : undefined),
     );
-
     if (inserted) return { status: 202, answer };
     // The same order was posted before (or concurrently, and committed first): answer as then.
     return transaction(ctx, (tx) => repeatedPost(tx, partner, body));
