@@ -6,7 +6,7 @@ import type {
   CertificationTrigger,
 } from '@stream/contracts/certification';
 import { hmacHex } from '@stream/contracts/server/signature';
-import type { Inbox } from './inbox.ts';
+import { parseJson, type Inbox } from './inbox.ts';
 
 /**
  * One check of a certification run: a step the runner plays as the platform against the partner's
@@ -92,15 +92,6 @@ function reportable(text: string, json: unknown): unknown {
   if (json !== undefined && text.length <= BODY_LIMIT * 4) return json;
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} bytes)` : text;
 }
-
-/** The text as JSON, undefined when it is not (a partner's answer or webhook may be anything). */
-export const parseJson = (text: string): unknown => {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Why fetch failed, in words: `timeout after 5000 ms`, `ECONNREFUSED`. */
 export function networkError(err: unknown, timeoutMs: number): string {
