@@ -431,6 +431,100 @@ describe('store status', () => {
     expect(after.res.body.status).toBe('received');
   });
 
+  const dspStoreEvents = () =>
+    w.dsp.ofPath('/stream-dsp/v1/event').map((e) => e.body as { type: string; until_ms?: number });
+
+  it('offline at the POS refuses orders until it says active; an automatic resume meanwhile keeps it offline', async () => {
+    const start = dspStoreEvents().length;
+    const until = Date.now() + 30 * 60_000;
+    const pause = await postPos(w, {
+      type: 'location.status.updated',
+      object: { status: 'inactive', location_id: w.posLocation, paused_until: until },
+    });
+    expect(pause.status, pause.text).toBe(204);
+    const offline = await postPos(w, {
+      type: 'location.connection.offline',
+      object: { location_id: w.posLocation },
+    });
+    expect(offline.status, offline.text).toBe(204);
+    // Both are relayed: the pause with its end, then the offline one with none.
+    await waitFor(
+      () =>
+        dspStoreEvents()
+          .slice(start)
+          .filter((e) => e.type === 'location.pause').length === 2,
+      10_000,
+      'both pauses',
+    );
+    const seen = dspStoreEvents().length;
+
+    await moveClock(w, 30 * 60_000 + 1_000);
+    await waitFor(
+      async () =>
+        rowsOf<{ status: string }>(
+          await w.platform.app.ctx.db.execute(
+            sql`select status from jobs where kind = 'locations.resume' and payload->>'paused_until' = ${new Date(until).toISOString()}`,
+          ),
+        )[0]?.status === 'succeeded',
+      10_000,
+      'the automatic resume',
+    );
+    expect((await orgLocation()).accepting_orders).toMatchObject({
+      pos_status: 'active',
+      paused_until: null,
+    });
+    expect((await orgLocation()).accepting_orders.offline_since).not.toBeNull();
+    expect(dspStoreEvents().slice(seen)).toEqual([]);
+    const refused = await postDsp(w, newOrder(w));
+    expect(refused.body).toMatchObject({ failure_reason: 'restaurant_not_accepting_orders' });
+    expect(refused.body.failure_details.error_message).toContain('offline');
+
+    const back = await postPos(w, {
+      type: 'location.status.updated',
+      object: { status: 'active', location_id: w.posLocation },
+    });
+    expect(back.status, back.text).toBe(204);
+    await waitFor(
+      () =>
+        dspStoreEvents()
+          .slice(seen)
+          .find((e) => e.type === 'location.resume'),
+      10_000,
+      'resume',
+    );
+    expect((await orgLocation()).accepting_orders.offline_since).toBeNull();
+    w.pos.answer = () => accept('pos-back-online');
+    expect((await place()).res.body.status).toBe('received');
+  });
+
+  it('a pause whose paused_until has already passed is no pause', async () => {
+    const seen = dspStoreEvents().length;
+    const late = await postPos(w, {
+      type: 'location.status.updated',
+      object: { status: 'inactive', location_id: w.posLocation, paused_until: Date.now() - 60_000 },
+    });
+    expect(late.status, late.text).toBe(204);
+    await waitFor(
+      () =>
+        dspStoreEvents()
+          .slice(seen)
+          .find((e) => e.type === 'location.resume'),
+      10_000,
+      'resume',
+    );
+    expect(
+      dspStoreEvents()
+        .slice(seen)
+        .some((e) => e.type === 'location.pause'),
+    ).toBe(false);
+    expect((await orgLocation()).accepting_orders).toMatchObject({
+      pos_status: 'active',
+      paused_until: null,
+    });
+    w.pos.answer = () => accept('pos-late-pause');
+    expect((await place()).res.body.status).toBe('received');
+  });
+
   it('a DSP store status is recorded and a paused store refuses orders', async () => {
     const res = await postDsp(w, {
       type: 'store_status_update',

@@ -52,26 +52,45 @@ async function relayToStores(tx: DbOrTx, location: OrgLocation, pause: boolean, 
   }
 }
 
-/** `location.status.updated`: `inactive` pauses (until `paused_until`, when given and ahead), `active` resumes. */
+/**
+ * `location.status.updated`: `inactive` pauses (until `paused_until` when given; one already past
+ * is no pause at all: the location is active again), `active` resumes and is the POS saying an
+ * offline location works again.
+ */
 export async function setLocationStatus(
   tx: DbOrTx,
   location: OrgLocation,
   status: 'active' | 'inactive',
   pausedUntilMs: number | null,
 ): Promise<void> {
-  const until =
-    status === 'inactive' && pausedUntilMs && pausedUntilMs > Date.now() ? new Date(pausedUntilMs) : null;
+  const past = status === 'inactive' && pausedUntilMs !== null && pausedUntilMs <= Date.now();
+  const until = status === 'inactive' && !past && pausedUntilMs ? new Date(pausedUntilMs) : null;
+  await writeStatus(tx, location, past ? 'active' : status, until, status === 'active');
+}
+
+/**
+ * Records the POS status of a location and tells its stores. While the location is offline (and
+ * this is not the POS bringing it back) its stores stay paused whatever the status says.
+ */
+async function writeStatus(
+  tx: DbOrTx,
+  location: OrgLocation,
+  status: 'active' | 'inactive',
+  until: Date | null,
+  backOnline: boolean,
+): Promise<void> {
   await tx
     .update(orgLocations)
     .set({
       posStatus: status,
       pausedUntil: until,
-      // Back from offline: an active status is the POS saying the location works again.
-      ...(status === 'active' ? { offlineSince: null } : {}),
+      ...(backOnline ? { offlineSince: null } : {}),
       updatedAt: new Date(),
     })
     .where(eq(orgLocations.id, location.id));
-  await relayToStores(tx, location, status === 'inactive', until?.getTime() ?? null);
+  if (!location.offlineSince || backOnline) {
+    await relayToStores(tx, location, status === 'inactive', until?.getTime() ?? null);
+  }
   if (until) {
     await enqueue(tx, {
       kind: resumeJob,
@@ -92,7 +111,10 @@ export async function markOffline(tx: DbOrTx, location: OrgLocation): Promise<vo
 
 const ResumePayload = z.object({ location_id: z.string(), paused_until: z.string() });
 
-/** The automatic resume at `paused_until`, unless the POS changed the pause meanwhile. */
+/**
+ * The automatic resume at `paused_until`, unless the POS changed the pause meanwhile. It lifts the
+ * pause only: a location that went offline meanwhile stays offline, its stores paused.
+ */
 export const resumeJob = defineJobKind<z.infer<typeof ResumePayload>, void>({
   kind: 'locations.resume',
   payload: ResumePayload,
@@ -109,6 +131,6 @@ export const resumeJob = defineJobKind<z.infer<typeof ResumePayload>, void>({
     ) {
       return;
     }
-    await setLocationStatus(tx, location, 'active', null);
+    await writeStatus(tx, location, 'active', null, false);
   },
 });
