@@ -78,6 +78,9 @@ export const DeliveryStatus = z
   .meta({ id: 'DeliveryStatus', description: 'Where the delivery of an order is.' });
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
+/** A location's preparation time when its POS gives none: platform.md section 9's example prep time. */
+export const DEFAULT_PREP_TIME_MINUTES = 30;
+
 /**
  * The fields of a delivery address as the platform sends it on (to the POS in `order.created`, to an
  * event provider in its order events); each contract names its own schema from these.

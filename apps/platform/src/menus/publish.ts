@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { DEFAULT_PREP_TIME_MINUTES } from '@stream/contracts';
 import { dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
 import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/menu-file';
 import { PRICE_PLATFORMS } from '@stream/contracts/apis/become-a-pos/catalog';
@@ -54,7 +55,7 @@ export function targetOf(location: Location, dsp: Partner): MenuTarget & { form:
     locationId: location.id,
     posLocationId: location.providerId,
     platform,
-    prepTimeMinutes: location.prepTimeMinutes ?? 30,
+    prepTimeMinutes: location.prepTimeMinutes ?? DEFAULT_PREP_TIME_MINUTES,
     maxModifierDepth: settings.max_modifier_depth ?? MENU_LIMITS.maxModifierDepth,
     form: settings.menu_form === 'v2' ? 'v2' : 'v1',
   };

@@ -8,7 +8,12 @@ import type {
   NewOrderWebhook,
   StoreStatusUpdateWebhook,
 } from '@stream/contracts/apis/become-a-dsp/index';
-import { ORDER_SOURCES, type OrderFailureDetails, type OrderFailureReason } from '@stream/contracts';
+import {
+  DEFAULT_PREP_TIME_MINUTES,
+  ORDER_SOURCES,
+  type OrderFailureDetails,
+  type OrderFailureReason,
+} from '@stream/contracts';
 import type { OrderStatus } from '@stream/contracts/states';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -203,7 +208,7 @@ async function receiveNewOrder(
     if (!failed && refusing)
       failed = failure('restaurant_not_accepting_orders', 'location not taking orders', refusing);
   }
-  const prepMs = (route?.location.prepTimeMinutes ?? 0) * 60_000;
+  const prepMs = (route?.location.prepTimeMinutes ?? DEFAULT_PREP_TIME_MINUTES) * 60_000;
   const requestedFor = valid ? new Date(valid.estimated_ready_at_ms) : null;
   const status = !failed && valid?.is_future_order === true ? 'scheduled' : 'received';
   // The answer is known now unless the order fails below (then it is rewritten).

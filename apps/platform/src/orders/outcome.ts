@@ -1,6 +1,10 @@
 import type { z } from 'zod';
 import type { PosOrderAnswer } from '@stream/contracts/apis/become-a-pos/index';
-import type { OrderFailureDetails, OrderFailureReason } from '@stream/contracts';
+import {
+  DEFAULT_PREP_TIME_MINUTES,
+  type OrderFailureDetails,
+  type OrderFailureReason,
+} from '@stream/contracts';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import type { CarriedFinish } from '../jobs/kinds.ts';
 import { orgLocations, orders } from '../db/schema/index.ts';
@@ -101,7 +105,7 @@ export async function acceptOrder(
   cause: string,
   opts: MoveOptions = {},
 ): Promise<Order | undefined> {
-  const prep = prepTimeMinutes ?? (await locationPrepTime(tx, order.id)) ?? 30;
+  const prep = prepTimeMinutes ?? (await locationPrepTime(tx, order.id)) ?? DEFAULT_PREP_TIME_MINUTES;
   return moveOrder(
     tx,
     order,

@@ -566,6 +566,22 @@ describe('scheduled orders', () => {
     );
   });
 
+  it('of a location whose POS gave no prep time are released 30 minutes ahead, as they are accepted', async () => {
+    const setPrep = (minutes: number | null) =>
+      w.platform.app.ctx.db.execute(
+        sql`update org_locations set prep_time_minutes = ${minutes} where id = ${w.locationId}`,
+      );
+    await setPrep(null);
+    try {
+      const wanted = Date.now() + 3 * 60 * 60_000;
+      const { id } = await place({ is_future_order: true, estimated_ready_at_ms: wanted });
+      const row = await orderRow(w, id);
+      expect(new Date(row!.release_at as string).getTime()).toBe(wanted - 30 * 60_000);
+    } finally {
+      await setPrep(15);
+    }
+  });
+
   it('cancelled before release never reach the POS', async () => {
     const { dspId, id } = await place({
       status: 'scheduled',
