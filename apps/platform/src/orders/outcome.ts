@@ -88,7 +88,7 @@ export async function settleDelivery(
       order,
       'awaiting_confirmation',
       'POS answers async_acceptance',
-      { posOrderId: answer.provider_id },
+      { posOrderId: answer.provider_id, posPrepMinutes: answer.prep_time_minutes ?? null },
       opts,
     );
     return;

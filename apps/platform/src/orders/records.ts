@@ -129,6 +129,7 @@ export type OrderPatch = Partial<
     | 'failureDetails'
     | 'posOrderId'
     | 'estimatedReadyAt'
+    | 'posPrepMinutes'
     | 'deliveryStatus'
     | 'driverDetails'
     | 'releaseAt'

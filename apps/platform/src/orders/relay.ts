@@ -168,7 +168,8 @@ export async function applyPosStatus(
 ): Promise<Applied> {
   let applied: Applied;
   if (order.status === 'awaiting_confirmation' && status === 'accepted') {
-    applied = { order: (await acceptOrder(tx, order, null, undefined, 'POS confirms')) ?? order };
+    const prep = order.posPrepMinutes ?? undefined;
+    applied = { order: (await acceptOrder(tx, order, null, prep, 'POS confirms')) ?? order };
   } else if (order.status === 'awaiting_confirmation' && status === 'merchant_canceled') {
     const failed = await failOrder(
       tx,

@@ -194,8 +194,13 @@ describe('a new order', () => {
       object: { status: 'accepted', provider_id: 'pos-async-1', location_id: w.posLocation },
     });
     expect(confirm.status, confirm.text).toBe(204);
-    await dspEvent(w, dspId, 'location.order.accept');
+    const confirmedAt = Date.now();
+    const accepted = await dspEvent(w, dspId, 'location.order.accept');
     await waitForStatus(w, id, 'accepted');
+    // Ready after the prep time of the POS's answer (20 min), not the location's (15).
+    const readyIn = (accepted.body as { estimated_ready_at_ms: number }).estimated_ready_at_ms - confirmedAt;
+    expect(readyIn).toBeGreaterThan(19 * 60_000);
+    expect(readyIn).toBeLessThanOrEqual(20 * 60_000);
   });
 
   it('accepted asynchronously and never confirmed fails after the confirmation window', async () => {

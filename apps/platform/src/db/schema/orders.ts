@@ -1,4 +1,13 @@
-import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type {
   DeliveryStatus,
   DriverDetails,
@@ -60,6 +69,8 @@ export const orders = pgTable(
     /** A scheduled order goes to the POS at this time. */
     releaseAt: timestamptz('release_at'),
     estimatedReadyAt: timestamptz('estimated_ready_at'),
+    /** The `prep_time_minutes` of the POS's answer, kept for an `async_acceptance` until it confirms. */
+    posPrepMinutes: doublePrecision('pos_prep_minutes'),
     deliveryStatus: text('delivery_status').$type<DeliveryStatus>(),
     driverDetails: jsonb('driver_details').$type<DriverDetails>(),
     /** The event provider delivering the order (the first to assign a driver or report a status). */

@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "pos_prep_minutes" double precision;
