@@ -62,7 +62,8 @@ export function applyDiscounts(
     const why = refusal(ctx, def, asked, lines, applied);
     if (why) return refuse(`${def.displayName}: ${why}`);
     const targets = targetsOf(def, lines);
-    if (def.discountScope !== 'Order' && targets.length === 0) {
+    // A Reward takes its cheapest target, whatever its scope.
+    if ((def.discountScope !== 'Order' || def.discountType === 'Reward') && targets.length === 0) {
       return refuse(`${def.displayName}: the order holds none of the items it applies to.`);
     }
     const taken = amounts(def, lines, targets, lineLeft, orderLeft());

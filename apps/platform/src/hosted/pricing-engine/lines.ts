@@ -34,12 +34,17 @@ const priceFor = (
   orderTypeId: string,
 ) => p.orderTypePrices?.find((o) => o.orderTypeId === orderTypeId)?.price ?? p.price;
 
-/** The price of one half: the order type's half price, else `halfPrice`, else half the price rounded up. */
-function halfPriceOf(item: Item, orderTypeId: string): number {
-  const byType = item.priceInfo.orderTypePrices?.find((o) => o.orderTypeId === orderTypeId);
+type PriceInfo = Parameters<typeof priceFor>[0] & { halfPrice?: number | undefined };
+
+/**
+ * The price of one half (an item's or a modifier's): the order type's half price, else half the
+ * order type's price when it sets one, else `halfPrice`, else half the price; halves round up.
+ */
+function halfPriceOf(p: PriceInfo, orderTypeId: string): number {
+  const byType = p.orderTypePrices?.find((o) => o.orderTypeId === orderTypeId);
   if (byType?.halfPrice !== undefined) return byType.halfPrice;
   if (byType) return Math.ceil(byType.price / 2);
-  return item.priceInfo.halfPrice ?? Math.ceil(item.priceInfo.price / 2);
+  return p.halfPrice ?? Math.ceil(p.price / 2);
 }
 
 export function priceLine(
@@ -82,7 +87,7 @@ export function priceLine(
         ctx.problems.error(`${at}.${side}`, `${halfItem.displayName} cannot be a half.`);
       ctx.problems.available(halfItem, `${halfItem.displayName} is out of stock.`);
       itemIds.push(halfItem.id);
-      original += halfPriceOf(halfItem, ctx.orderTypeId);
+      original += halfPriceOf(halfItem.priceInfo, ctx.orderTypeId);
     }
     unit = original;
   } else {
@@ -147,8 +152,16 @@ function priceModifiers(
   const answers: OrderModifier[] = [];
   const counts = new Map<ModifierCategory, number>();
   const removedDefaults: [ModifierCategory, Modifier][] = [];
+  const listed = new Set<string>();
   chosen.forEach((m, j) => {
     const at = `${w.at}.orderModifiers[${j}]`;
+    // Once per half: its quantity says how many (listing it twice would pass `maximumQuantity` by).
+    const key = `${m.id} ${m.selectedHalf}`;
+    if (listed.has(key)) {
+      ctx.problems.error(`${at}.id`, `${m.id} is listed twice here; list it once with its quantity.`);
+      return;
+    }
+    listed.add(key);
     const category = categories.find((c) => c.modifiers.some((x) => x.id === m.id));
     const modifier = category?.modifiers.find((x) => x.id === m.id);
     if (!category || !modifier) {
@@ -182,8 +195,11 @@ function priceModifiers(
     if (m.quantity > 0) w.modifierIds.push(modifier.id);
 
     const info = modifier.modifierpriceInfo;
-    const full = info ? priceFor(info, ctx.orderTypeId) : 0;
-    const unitPrice = onHalf ? (info?.halfPrice ?? Math.ceil(full / 2)) : full;
+    const unitPrice = !info
+      ? 0
+      : onHalf
+        ? halfPriceOf(info, ctx.orderTypeId)
+        : priceFor(info, ctx.orderTypeId);
     const defaultQuantity = modifier.isDefault ? 1 : 0;
     let own = unitPrice * Math.max(0, m.quantity - defaultQuantity);
     if (modifier.allowModifierCredit && credit > 0) {
@@ -218,6 +234,10 @@ function priceModifiers(
         const n = counts.get(category) ?? 0;
         if (category.maximumModifiers !== undefined && n >= category.maximumModifiers) continue;
         counts.set(category, n + 1);
+        ctx.problems.available(
+          d,
+          `${d.displayName} (a default) is out of stock; send it at quantity 0 to go without.`,
+        );
         w.modifierIds.push(d.id);
         answers.push({
           id: d.id,

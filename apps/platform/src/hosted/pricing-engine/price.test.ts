@@ -110,18 +110,34 @@ const MENU: Menu = {
             displayName: 'Pizza',
             taxType: 'food',
             allowHalf: true,
-            priceInfo: { price: 1600, halfPrice: 900 },
+            priceInfo: {
+              price: 1600,
+              halfPrice: 900,
+              orderTypePrices: [{ orderTypeId: 'Delivery', price: 2000 }],
+            },
             modifiers: [
               {
                 id: 'toppings',
                 displayName: 'Toppings',
                 allowHalf: true,
                 modifiers: [
-                  { id: 'olives', displayName: 'Olives', allowHalf: true, modifierpriceInfo: { price: 100 } },
+                  {
+                    id: 'olives',
+                    displayName: 'Olives',
+                    allowHalf: true,
+                    modifierpriceInfo: {
+                      price: 100,
+                      orderTypePrices: [{ orderTypeId: 'Delivery', price: 130 }],
+                    },
+                  },
                   {
                     id: 'ham',
                     displayName: 'Ham',
-                    modifierpriceInfo: { price: 150, halfPrice: 90 },
+                    modifierpriceInfo: {
+                      price: 150,
+                      halfPrice: 90,
+                      orderTypePrices: [{ orderTypeId: 'Delivery', price: 300, halfPrice: 200 }],
+                    },
                     allowHalf: true,
                   },
                   { id: 'egg', displayName: 'Egg', modifierpriceInfo: { price: 90 } },
@@ -207,6 +223,9 @@ describe('lines', () => {
     ['a modifier credit pays its nested modifier', [line('burger', 1, mods({ id: 'bbq', orderModifiers: [{ id: 'hot' }] }))], 'Pickup', 1000 + 60 + 20],
     ['a half modifier at its half price', [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'ham', selectedHalf: 'Left' }, { id: 'olives', selectedHalf: 'Right' }) })], 'Pickup', 1800 + 90 + 50],
     ['side and lite cost the same', [line('burger', 1, mods({ id: 'swiss', selectedSide: true }, { id: 'bbq', isLite: true }))], 'Pickup', 1000 + 20 + 60],
+    ['halves at the order type\'s price, halved', [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza' })], 'Delivery', 2 * 1000],
+    ['a half modifier at the order type\'s half price', [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'ham', selectedHalf: 'Left' }) })], 'Delivery', 2000 + 200],
+    ['a half modifier at half the order type\'s price', [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'olives', selectedHalf: 'Left' }) })], 'Delivery', 2000 + 65],
   ])('%s', (_what, items, orderType, subtotal) => {
     const r = price({ items, orderType });
     expect(r.errors).toEqual([]);
@@ -243,6 +262,8 @@ describe('lines', () => {
     ['a half modifier on a whole item', line('pizza', 1, mods({ id: 'olives', selectedHalf: 'Left' })), 'items[0].orderModifiers[0].selectedHalf'],
     ['a half of a modifier without halves', line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'egg', selectedHalf: 'Left' }) }), 'items[0].orderModifiers[0].selectedHalf'],
     ['nesting past maxModifierLevels', line('burger', 1, mods({ id: 'bbq', orderModifiers: [{ id: 'hot' }] })), 'items[0].orderModifiers[0].orderModifiers[0].id'],
+    ['a modifier listed twice (past its maximumQuantity together)', line('burger', 1, mods({ id: 'swiss', quantity: 2 }, { id: 'swiss', quantity: 2 })), 'items[0].orderModifiers[1].id'],
+    ['a default listed twice (its free unit counted twice)', line('burger', 1, mods({ id: 'cheddar' }, { id: 'cheddar' })), 'items[0].orderModifiers[1].id'],
   ])('refuses %s, naming the field', (what, item, path) => {
     const r = price({ items: [item] }, what.startsWith('nesting') ? { maxModifierLevels: 1 } : {});
     expect(r.errors.map((e) => e.path)).toContain(path);
@@ -258,6 +279,38 @@ describe('lines', () => {
       expect(r.errors).toEqual([]);
     }
     expect(price({ items: [line('burger')], orderType: 'Drone' }).errors.map((e) => e.path)).toEqual(['orderType']);
+  }); // prettier-ignore
+
+  it('lists a modifier once per half, and a half on each side is two modifiers', () => {
+    const r = price({ items: [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'ham', selectedHalf: 'Left' }, { id: 'ham', selectedHalf: 'Right' }) })] });
+    expect(r.errors).toEqual([]);
+    expect(r.order.subtotal).toBe(1800 + 90 + 90);
+  }); // prettier-ignore
+
+  it('rejects a default it would add that is out of stock, and takes the order without it when sent at 0', () => {
+    const burger = MENU.groups[0]!.items[0]!;
+    const cheese = burger.modifiers[0]!;
+    const soldOut = {
+      groups: [{ ...MENU.groups[0]!, items: [{ ...burger, modifiers: [{ ...cheese, modifiers: cheese.modifiers.map((m) => (m.id === 'cheddar' ? { ...m, isAvailable: false } : m)) }, ...burger.modifiers.slice(1)] }] }, ...MENU.groups.slice(1)],
+    } as Partial<Menu>;
+    const added = price({ items: [line('burger')] }, soldOut, true);
+    expect(added.rejection).toMatchObject({ reason: 'itemOutOfStock' });
+    expect(added.rejection?.message).toContain('Cheddar');
+    expect(price({ items: [line('burger', 1, mods({ id: 'cheddar', quantity: 0 }))] }, soldOut, true).rejection).toBeUndefined();
+    expect(price({ items: [line('burger')] }, soldOut, false).rejection).toBeUndefined();
+  }); // prettier-ignore
+
+  it('takes a group with an empty list of periods at any time, as an order type', () => {
+    const groups = MENU.groups.map((g) => (g.id === 'mains' ? { ...g, operationPeriods: [] } : g));
+    const r = price({ items: [line('burger')] }, { groups } as Partial<Menu>);
+    expect(r.rejection).toBeUndefined();
+    const closed = MENU.groups.map((g) => (g.id === 'mains' ? { ...g, operationPeriods: [{ dayOfWeek: 'Monday' as const, startTime: '10:00', endTime: '11:00' }] } : g));
+    expect(price({ items: [line('burger')] }, { groups: closed } as Partial<Menu>).rejection?.reason).toBe('storeClosed');
+  }); // prettier-ignore
+
+  it('names a delivery fee whose display name is empty "Delivery Fee"', () => {
+    const r = price({ items: [line('burger', 3)], orderType: 'Delivery' }, { deliveryOptions: { ...MENU.deliveryOptions!, displayName: '' } });
+    expect(r.order.fees).toEqual([{ feeName: 'Delivery Fee', feeAmount: 500 }]);
   }); // prettier-ignore
 });
 
@@ -315,6 +368,13 @@ describe('discounts by type and scope', () => {
     expect(r.order.discounts[0]).toMatchObject({ valid: true, discountValue: off });
     expect(r.order.discountTotal).toBe(off);
   }); // prettier-ignore
+
+  it('refuses a Reward when no line priced, whatever its scope (an order of unknown items)', () => {
+    const r = priceWith([{ discountScope: 'Order', discountType: 'Reward' }], [line('taco')]);
+    expect(r.errors.map((e) => e.path)).toEqual(['items[0].id']);
+    expect(r.order.discounts[0]).toMatchObject({ valid: false, discountValue: 0 });
+    expect(r.messages[0]!.message).toContain('holds none of the items');
+  });
 
   it('puts a line discount on its line, and BOGO on the cheaper units', () => {
     const r = priceWith([{ discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: { items: ['fries', 'burger'] } }], [line('burger', 2), line('fries', 3)]);

@@ -68,7 +68,8 @@ export function priceOrder(input: PricingInput): PricingResult {
     );
     if (priced) {
       const group = menu.groups.find((g) => g.id === priced.groupId)!;
-      if (group.operationPeriods && !inPeriods(group.operationPeriods, local)) {
+      // No periods (absent or empty): whenever its order type can, as for order types.
+      if (group.operationPeriods?.length && !inPeriods(group.operationPeriods, local)) {
         problems.reject(
           'storeClosed',
           `${group.displayName} cannot be ordered at ${when(local)} in the store's time zone.`,
@@ -90,7 +91,8 @@ export function priceOrder(input: PricingInput): PricingResult {
       delivery.deliveryFeeType === 'Amount'
         ? delivery.deliveryFeeValue
         : percentOf(afterDiscounts, delivery.deliveryFeeValue);
-    fees.push({ feeName: (delivery.displayName ?? 'Delivery Fee').slice(0, 25), feeAmount: amount });
+    // `feeName` is 1 to 25 characters: an empty display name is no name.
+    fees.push({ feeName: (delivery.displayName || 'Delivery Fee').slice(0, 25), feeAmount: amount });
   }
   const feeTotal = fees.reduce((n, f) => n + f.feeAmount, 0);
 
