@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HostedMessage } from './envelopes.ts';
+import { describedAs } from './openapi/described-as.ts';
 
 /**
  * The vocabulary the three hosted restaurant APIs (Menu, Order, Store) share: restaurant-apis.md
@@ -43,11 +44,35 @@ export const StoreTimeZone = z
 export type StoreTimeZone = z.infer<typeof StoreTimeZone>;
 
 /** The store a Menu or Order call is about (wire-notes.md: store ids are integers). */
-export const StoreId = z
-  .string({ error: 'is required: the store id, a whole number such as 1001' })
-  .regex(/^\d{1,10}$/, 'must be a store id: a whole number such as 1001')
-  .transform(Number)
-  .pipe(z.number().int().min(1, 'must be a store id of 1 or more').max(2_147_483_647, 'is not a store id'));
+/** An integer id in a header, named in its error messages (`store id`, `company id`). */
+const idHeader = (what: string, example: number) =>
+  z
+    .string({ error: `is required: the ${what}, a whole number such as ${example}` })
+    .regex(/^\d{1,10}$/, `must be a ${what}: a whole number such as ${example}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `must be a ${what} of 1 or more`).max(2_147_483_647, `is not a ${what}`));
+
+export const StoreId = idHeader('store id', 1001);
+export const CompanyId = idHeader('company id', 100);
+
+/**
+ * A number in a path or query string, checked as text first: an empty value, hex, an exponent or
+ * spaces are refused, not read as the number JavaScript would make of them (`Latitude=` is not 0,
+ * `/Orders/0x1` is not order 1). Documented as the number it must be.
+ */
+function numberParam(pattern: RegExp, message: string, range: z.ZodNumber, fallback?: number) {
+  const param = z.string().regex(pattern, message).transform(Number).pipe(range);
+  describedAs.set(param, fallback === undefined ? range : range.default(fallback));
+  return fallback === undefined ? param : param.default(fallback);
+}
+
+/** A decimal number (`40.7484`, `-73.9857`, `5`) in `range`. */
+export const decimalParam = (range: z.ZodNumber, fallback?: number) =>
+  numberParam(/^[+-]?(\d+(\.\d*)?|\.\d+)$/, 'must be a decimal number such as 40.7484', range, fallback);
+
+/** A whole number written in digits (`4711`) in `range`. */
+export const integerParam = (range: z.ZodNumber) =>
+  numberParam(/^\d{1,16}$/, 'must be a whole number such as 4711', range);
 
 export const StoreHeaders = z.object({
   'x-store': StoreId.meta({ description: 'The store the call is about (an integer store id).' }),

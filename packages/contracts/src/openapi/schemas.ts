@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describedAs } from './described-as.ts';
 
 export type JsonObject = Record<string, unknown>;
 /** Which side of a Zod schema to describe: what a parser accepts, or what it produces. */
@@ -90,6 +91,15 @@ function openObjects({
   zodSchema: z.core.$ZodTypes;
   jsonSchema: JsonObject;
 }): void {
+  const shown = describedAs.get(zodSchema);
+  if (shown) {
+    // The text's own description goes; what wraps it (a default, a description) stays.
+    delete jsonSchema.type;
+    delete jsonSchema.pattern;
+    const { $schema: _, ...described } = z.toJSONSchema(shown, { io: 'output' }) as JsonObject;
+    Object.assign(jsonSchema, described);
+    return;
+  }
   const def = zodSchema._zod.def;
   if (def.type === 'object' && !def.catchall && jsonSchema.additionalProperties === false) {
     delete jsonSchema.additionalProperties;

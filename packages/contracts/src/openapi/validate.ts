@@ -77,7 +77,12 @@ function checkParameterExample(op: Operation): string[] {
     .filter((name) => !schemas.some((schema) => name in shapeOf(schema)))
     .map((name) => `request example names ${name}, which is not a parameter`);
   for (const schema of schemas) {
-    const values = Object.fromEntries(Object.entries(example).filter(([name]) => name in shapeOf(schema)));
+    // A parameter is text on the wire: the example 5 is sent as `5`.
+    const values = Object.fromEntries(
+      Object.entries(example)
+        .filter(([name]) => name in shapeOf(schema))
+        .map(([name, v]) => [name, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v]),
+    );
     const result = schema.safeParse(values);
     if (!result.success) issues.push(`request parameter example is rejected: ${result.error.message}`);
   }

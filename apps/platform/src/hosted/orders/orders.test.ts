@@ -141,6 +141,11 @@ describe('POST /Orders and what follows', () => {
 
     const read = await suite.world.hosted('GET', `/Orders/${o.id}`);
     expect(read.body.data).toEqual(placed.body.data);
+    // Its id in digits only: not hex, an exponent, a sign or padding JavaScript would read as it.
+    for (const id of [`0x${o.id.toString(16)}`, `${o.id}e0`, `+${o.id}`, `%20${o.id}`, `${o.id}.0`]) {
+      const res = await suite.world.hosted('GET', `/Orders/${id}`);
+      expect([id, res.status, res.body.messagesDetails[0].id]).toEqual([id, 400, 'validation_failed']);
+    }
     const status = await suite.world.hosted('GET', `/Orders/${o.id}/Status`);
     expect(status.body.data).toEqual({ id: o.id, status: 'accepted', estimatedTime: o.estimatedTime, sourceReferenceId: 'ref-1', rejectReason: null });
 

@@ -73,11 +73,12 @@ describe('GET /Stores (radius search)', () => {
   });
 
   it('checks coordinates and radius, and keeps companies to those granted', async () => {
-    for (const q of ['Latitude=90.01&Longitude=0', 'Latitude=-91&Longitude=0', 'Latitude=0&Longitude=180.5', 'Latitude=0&Longitude=-181', 'Latitude=x&Longitude=0', 'Longitude=0', 'Latitude=0&Longitude=0&Radius=0', 'Latitude=0&Longitude=0&Radius=501']) {
+    for (const q of ['Latitude=90.01&Longitude=0', 'Latitude=-91&Longitude=0', 'Latitude=0&Longitude=180.5', 'Latitude=0&Longitude=-181', 'Latitude=x&Longitude=0', 'Longitude=0', 'Latitude=0&Longitude=0&Radius=0', 'Latitude=0&Longitude=0&Radius=501', 'Latitude=&Longitude=', 'Latitude=0x10&Longitude=0', 'Latitude=1e1&Longitude=0', 'Latitude=%2010&Longitude=0', 'Latitude=0&Longitude=0&Radius=']) {
       const res = await search(q);
       expect([q, res.status, res.body.messagesDetails[0].id]).toEqual([q, 400, 'validation_failed']);
     }
     expect((await search('Latitude=90&Longitude=180')).status).toBe(200);
+    expect((await search('Latitude=%2B10.&Longitude=-.5&Radius=5.')).status).toBe(200);
     expect((await search('Latitude=-90&Longitude=-180')).status).toBe(200);
     for (const company of [301, 999]) {
       const res = await search('Latitude=10&Longitude=20', company);
@@ -86,6 +87,7 @@ describe('GET /Stores (radius search)', () => {
     }
     const noCompany = await world.hosted('GET', '/Stores?Latitude=10&Longitude=20');
     expect(noCompany.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-company');
+    expect(JSON.stringify(noCompany.body.messagesDetails)).toContain('the company id, a whole number such as 100');
   }); // prettier-ignore
 });
 

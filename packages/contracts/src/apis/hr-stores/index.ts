@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import {
+  CompanyId,
   HOSTED_BODY_ERRORS,
   HOSTED_ERRORS,
   IdempotencyHeaders,
@@ -10,6 +11,7 @@ import {
   ServiceType,
   StoreId,
   StoreTimeZone,
+  decimalParam,
   hostedAnswer,
 } from '../../hosted.ts';
 import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '../hr-menu/demo.ts';
@@ -104,18 +106,22 @@ company not granted to you is 404 \`not_found\`. \`Latitude\` is -90 to 90, \`Lo
   tagDescriptions: { Stores: "A company's stores, found by where they are." },
   request: {
     headers: z.object({
-      'x-company': StoreId.meta({ description: 'The company whose stores to search (an integer id).' }),
+      'x-company': CompanyId.meta({ description: 'The company whose stores to search (an integer id).' }),
     }),
     query: z.object({
-      Latitude: z.coerce.number().min(-90, 'must be -90 to 90').max(90, 'must be -90 to 90'),
-      Longitude: z.coerce.number().min(-180, 'must be -180 to 180').max(180, 'must be -180 to 180'),
-      Radius: z.coerce
-        .number()
-        .gt(0, 'must be more than 0 miles')
-        .max(500, 'must be at most 500 miles')
-        .default(DEFAULT_RADIUS_MILES),
+      Latitude: decimalParam(z.number().min(-90, 'must be -90 to 90').max(90, 'must be -90 to 90')),
+      Longitude: decimalParam(z.number().min(-180, 'must be -180 to 180').max(180, 'must be -180 to 180')),
+      Radius: decimalParam(
+        z.number().gt(0, 'must be more than 0 miles').max(500, 'must be at most 500 miles'),
+        DEFAULT_RADIUS_MILES,
+      ),
     }),
-    example: { 'x-company': String(DEMO_COMPANY_ID), Latitude: 40.7484, Longitude: -73.9857, Radius: 5 },
+    example: {
+      'x-company': String(DEMO_COMPANY_ID),
+      Latitude: 40.7484,
+      Longitude: -73.9857,
+      Radius: 5,
+    },
   },
   responses: {
     200: {
