@@ -8,6 +8,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import type { orgLocations } from '../db/schema/index.ts';
 import { catalogs, integrations } from '../db/schema/index.ts';
+import { UnusableAnswerError } from '../connectors/index.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import {
   KINDS,
@@ -27,19 +28,41 @@ import {
 export type CatalogRow = typeof catalogs.$inferSelect;
 export type OrgLocation = typeof orgLocations.$inferSelect;
 
-/** Pulls the location's catalog as the merchant (`GET /stream-pos/v1/catalog`) and stores it if it changed. */
+/**
+ * Pulls the location's catalog as the merchant (`GET /stream-pos/v1/catalog`) and stores it if it
+ * changed. A JSON object that breaks the contract somewhere is still a catalog: `normalizeCatalog`
+ * checks it object by object and leaves the broken ones out, each with its problem. An answer that
+ * is not a JSON object at all fails the pull (`UnusableAnswerError`).
+ */
 export async function pullCatalog(ctx: AppContext, location: OrgLocation): Promise<CatalogRow> {
   const [grant] = await ctx.db
     .select({ merchantId: integrations.merchantId })
     .from(integrations)
     .where(eq(integrations.id, location.integrationId));
-  const raw = await merchant.call(ctx, location.integrationId, posGetCatalog, {
-    headers: {
-      'x-provider-location-id': location.providerId,
-      ...(grant?.merchantId ? { 'x-provider-merchant-id': grant.merchantId } : {}),
-    },
-  });
+  let raw: unknown;
+  try {
+    raw = await merchant.call(ctx, location.integrationId, posGetCatalog, {
+      headers: {
+        'x-provider-location-id': location.providerId,
+        ...(grant?.merchantId ? { 'x-provider-merchant-id': grant.merchantId } : {}),
+      },
+    });
+  } catch (err) {
+    raw = err instanceof UnusableAnswerError ? jsonObjectOf(err.responseText) : undefined;
+    if (raw === undefined) throw err;
+  }
   return saveCatalog(ctx.db, location.id, raw);
+}
+
+function jsonObjectOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Stores `raw` (as received) as the location's next version, unless it is the current one again. */

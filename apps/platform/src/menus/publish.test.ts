@@ -149,6 +149,25 @@ describe('publishing a location menu', () => {
     w.pos.catalog = DEMO_CATALOG;
   });
 
+  it('reads a catalog that breaks the contract object by object, and answers 502 when the POS gives none', async () => {
+    const broken = structuredClone(DEMO_CATALOG) as Record<string, Record<string, unknown>[]>;
+    broken.tax![0]!.name = 5; // the wrong type: this tax is left out, not the catalog
+    w.pos.catalog = broken;
+    const dry = await api('POST', menus('dry-run'));
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.body.catalog.problems).toEqual([
+      expect.objectContaining({ severity: 'error', kind: 'tax', id: broken.tax![0]!.provider_id, field: 'name' }),
+    ]);
+    expect(dry.body.catalog.counts.item).toBe(DEMO_CATALOG.item!.length);
+    for (const answer of [{ status: 503, body: {} }, { status: 200 }, { status: 200, body: [1, 2] }] as const) {
+      w.pos.catalogAnswer = answer;
+      const res = await api('POST', menus('dry-run'));
+      expect([JSON.stringify(answer), res.status, res.body.error.code]).toEqual([JSON.stringify(answer), 502, 'partner_unreachable']);
+    }
+    w.pos.catalogAnswer = undefined;
+    w.pos.catalog = DEMO_CATALOG;
+  }); // prettier-ignore
+
   it.each([
     [{ status: 403 }, 'DSP_FORBIDDEN'],
     [

@@ -5,6 +5,7 @@ import type { PartnerAuth } from '../auth/access-token.ts';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { catalogs, locationBindings, menuPublications, orgLocations, orgs } from '../db/schema/index.ts';
+import { PartnerCallError, UnusableAnswerError, partnerFailure } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolve } from './build.ts';
 import { catalogOf, catalogVersionOf, latestCatalog, pullCatalog } from './catalogs.ts';
@@ -50,7 +51,11 @@ export async function locationCatalog(ctx: AppContext, auth: PartnerAuth, locati
 /** Pulls the catalog now and builds every bound store's file without publishing it. */
 export async function dryRun(ctx: AppContext, auth: PartnerAuth, locationId: string) {
   const location = await findVisibleLocation(ctx.db, auth, locationId);
-  const row = await pullCatalog(ctx, location);
+  const row = await pullCatalog(ctx, location).catch((err: unknown) => {
+    // The POS could not be reached or gave no catalog: 502, as every call made for a partner.
+    if (err instanceof PartnerCallError || err instanceof UnusableAnswerError) throw partnerFailure(err);
+    throw err;
+  });
   const catalog = catalogOf(row);
   const stores: z.input<typeof MenuDryRun>[] = [];
   for (const { binding, dsp } of await storesOf(ctx.db, location.id)) {

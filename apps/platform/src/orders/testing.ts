@@ -36,8 +36,9 @@ export interface FakePartner {
   locations: string[];
   /** Answers the location connection calls (default 204). */
   connection: (body: Record<string, unknown>) => Answer;
-  /** POS: what `GET /stream-pos/v1/catalog` answers (default: an empty catalog). */
+  /** POS: what `GET /stream-pos/v1/catalog` answers (default: an empty catalog), in a 200 unless `catalogAnswer`. */
   catalog: unknown;
+  catalogAnswer?: Answer;
   server: Server;
   ofPath(path: string): Received[];
 }
@@ -91,7 +92,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
         });
       }
       if (path.endsWith('/connection')) return send(p.connection(body));
-      if (path === '/stream-pos/v1/catalog') return send({ status: 200, body: p.catalog });
+      if (path === '/stream-pos/v1/catalog') return send(p.catalogAnswer ?? { status: 200, body: p.catalog });
       if (path === '/stream-pos/v1/events') return send({ status: 204 });
       if (path === '/stream-pos/v1/orders' || path === '/stream-dsp/v1/event')
         return send(p.answer(body, ++calls));
