@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '@stream/contracts/errors';
 import { fileURLToPath } from 'node:url';
@@ -57,13 +57,17 @@ export function createHttpServer(opts: {
     ...(t && {
       requestTimeout: t.requestTimeoutMs,
       keepAliveTimeout: t.keepAliveTimeoutMs,
-      http: {
+    }),
+    http: {
+      // Node answers a request without Host with an empty 400; the onRequest hook answers it instead.
+      requireHostHeader: false,
+      ...(t && {
         requestTimeout: t.requestTimeoutMs,
         headersTimeout: t.headersTimeoutMs,
         keepAliveTimeout: t.keepAliveTimeoutMs,
         connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(t.headersTimeoutMs / 4))),
-      },
-    }),
+      }),
+    },
     // Accept a caller's X-Request-Id when it is sane, so a partner can correlate; else mint one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -100,8 +104,23 @@ export function createHttpServer(opts: {
     }
   });
 
+  // An `Expect` Node does not know (it handles 100-continue itself): 417, with the error body.
+  app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(
+      errorBody(
+        'invalid_request',
+        `Expect: ${String(req.headers.expect)} is not supported; send the request without it.`,
+      ),
+    );
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+    res.end(body);
+  });
+
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (req.headers.host === undefined && req.raw.httpVersionMinor >= 1) {
+      throw new ApiError('invalid_request', 'HTTP/1.1 needs a Host header; send one.');
+    }
     // PostgreSQL text cannot hold NUL: refuse it at the door rather than fail at the database.
     if (/%00/.test(req.url)) {
       throw new ApiError('validation_failed', 'The URL contains a NUL character (%00).', [

@@ -65,6 +65,19 @@ describe('request timeouts', () => {
     expect(received).toMatch(/"code":"invalid_request"/);
   });
 
+  it('a request without Host, or with an Expect it cannot meet, is answered in the error body', async () => {
+    const noHost = await sendAndWaitForClose(['GET /.well-known/jwks.json HTTP/1.1\r\nConnection: close\r\n\r\n']);
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
+    expect(noHost).toMatch(/"code":"invalid_request","message":"HTTP\/1\.1 needs a Host header; send one\."/);
+    const http10 = await sendAndWaitForClose(['GET /healthz HTTP/1.0\r\n\r\n']);
+    expect(http10).toMatch(/^HTTP\/1\.1 200 /);
+    const expect417 = await sendAndWaitForClose([
+      'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nExpect: zzz\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    ]);
+    expect(expect417).toMatch(/^HTTP\/1\.1 417 /);
+    expect(expect417).toMatch(/"code":"invalid_request"/);
+  }); // prettier-ignore
+
   it('an idle keep-alive connection is closed after its answer', async () => {
     const received = await sendAndWaitForClose(['GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n']);
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
