@@ -164,6 +164,10 @@ describe('Menu API', () => {
       [[{ op: 'replace', path: '/maxModifierLevels', value: 0 }], 422, 'menu_invalid'],
       [[{ op: 'add', path: '/availableDiscounts/-', value: { id: 'x', displayName: 'X', discountScope: 'Item', discountType: 'AmountOff', discountValue: 1, conditions: { items: ['nope'] } } }], 422, 'menu_invalid'],
       [[{ op: 'add', path: '/__proto__/polluted', value: 1 }], 400, 'invalid_patch'],
+      [[{ op: 'add', path: '/groups/0/zzz', value: 1 }], 400, 'invalid_patch'],
+      [[{ op: 'add', path: '/groups/0/items/0/price', value: 100 }], 400, 'invalid_patch'],
+      [[{ op: 'add', path: '/~2', value: 1 }], 400, 'validation_failed'],
+      [[{ op: 'copy', from: '/groups/~', path: '/x' }], 400, 'validation_failed'],
       [{ op: 'replace' }, 400, 'validation_failed'],
     ];
     for (const [body, status, code] of refused) {

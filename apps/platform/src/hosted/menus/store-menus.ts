@@ -139,6 +139,14 @@ export async function patchStoreMenu(
         details,
       );
     }
+    const lost = patch.findIndex((op) => writesTo(op) && !holds(parsed.data, op.path));
+    if (lost >= 0) {
+      throw new ApiError(
+        'invalid_patch',
+        `Operation ${lost} (${patch[lost]!.op} ${patch[lost]!.path}) writes a field the menu does not have; nothing was changed.`,
+        [{ path: `body[${lost}].path`, message: 'not a field of the menu' }],
+      );
+    }
     requireValid(parsed.data, '');
     try {
       const [updated] = await tx
@@ -177,6 +185,21 @@ function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>): unknown {
       { path: `body[${index}]`, message: why },
     ]);
   }
+}
+
+/** An operation that leaves a value at its `path` (an append, `/-`, names no place to look). */
+const writesTo = (op: { op: string; path: string }) =>
+  ['add', 'replace', 'copy', 'move'].includes(op.op) && !op.path.endsWith('/-');
+
+/** Whether the menu, as its schema keeps it, holds something at `pointer`. */
+function holds(menu: unknown, pointer: string): boolean {
+  let at: unknown = menu;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, key)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return true;
 }
 
 const firstLine = (s: string) => s.split('\n')[0]!.replace(/\.$/, '');

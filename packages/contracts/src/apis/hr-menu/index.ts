@@ -48,15 +48,23 @@ types, delivery options and discounts. ${STORE}`,
   errors: HOSTED_ERRORS,
 });
 
+/** An RFC 6901 JSON Pointer: `""` or `/`-separated segments, where `~` is written `~0` and `/` is `~1`. */
+const JsonPointer = z
+  .string()
+  .max(500)
+  .regex(
+    /^(\/([^~/]|~[01])*)*$/,
+    'must be a JSON Pointer such as /groups/0/items/1 (write ~ as ~0 and / as ~1)',
+  );
+
 const JsonPatchOperation = z
   .object({
     op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
-    path: z
-      .string()
-      .max(500)
-      .meta({ description: 'A JSON Pointer into the menu (`/groups/0/items/1/isAvailable`).' }),
+    path: JsonPointer.meta({
+      description: 'A JSON Pointer into the menu (`/groups/0/items/1/isAvailable`).',
+    }),
     value: z.unknown().optional(),
-    from: z.string().max(500).optional(),
+    from: JsonPointer.optional(),
   })
   .meta({ id: 'JsonPatchOperation', description: 'One RFC 6902 operation.' });
 export const JsonPatch = z
