@@ -35,7 +35,10 @@ export const ERROR_CODES = {
     description: 'The URL cannot be routed (undecodable, NUL character, over-long parameter).',
   },
   validation_failed: { status: 400, description: 'A field is missing, of the wrong type or out of range.' },
-  unsupported_media_type: { status: 415, description: 'The Content-Type is not one the endpoint accepts.' },
+  unsupported_media_type: {
+    status: 415,
+    description: 'The Content-Type (or Content-Encoding) is not one the endpoint accepts.',
+  },
   payload_too_large: { status: 413, description: 'The body is larger than the 1 MiB limit.' },
   request_timeout: {
     status: 408,

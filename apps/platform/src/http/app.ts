@@ -121,6 +121,14 @@ export function createHttpServer(opts: {
     if (req.headers.host === undefined && req.raw.httpVersionMinor >= 1) {
       throw new ApiError('invalid_request', 'HTTP/1.1 needs a Host header; send one.');
     }
+    // Bodies are read as sent: a compressed one would be taken for text.
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new ApiError(
+        'unsupported_media_type',
+        `Content-Encoding: ${encoding} is not supported; send the body uncompressed.`,
+      );
+    }
     // PostgreSQL text cannot hold NUL: refuse it at the door rather than fail at the database.
     if (/%00/.test(req.url)) {
       throw new ApiError('validation_failed', 'The URL contains a NUL character (%00).', [

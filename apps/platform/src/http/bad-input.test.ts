@@ -2,6 +2,7 @@
  * Bad input on every route of the Partner API's auth, token and org operations: malformed JSON,
  * wrong types, missing fields, huge bodies. Every answer is a 4xx with the one error body.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@stream/contracts/errors';
 import { call, type CallOptions, type TestResponse } from '../../test/http.ts';
@@ -157,12 +158,27 @@ describe.each(bodyRoutes)('$method $path', (route) => {
     expectErrorBody(await send({ body: '['.repeat(100_000) + ']'.repeat(100_000) }), 'any4xx');
   });
 
-  it('answers unsupported_media_type to a body that is neither JSON nor a form', async () => {
+  it('answers unsupported_media_type to a body that is neither JSON nor a form, or compressed', async () => {
     expectErrorBody(
       await send({ body: 'grant_type=x', headers: { 'content-type': 'text/plain' } }),
       415,
       'unsupported_media_type',
     );
+    for (const encoding of ['gzip', 'zzz']) {
+      expectErrorBody(
+        await send({ body: gzipSync('{}'), headers: { 'content-type': 'application/json', 'content-encoding': encoding } }),
+        415,
+        'unsupported_media_type',
+      );
+    }
+  }); // prettier-ignore
+
+  it('shows the control bytes of a body that is not JSON escaped in its message', async () => {
+    const res = await send({ body: gzipSync('{"a":1}') });
+    expectErrorBody(res, 400, 'invalid_json');
+    // eslint-disable-next-line no-control-regex -- no raw control bytes may reach the message
+    expect(res.body.error.message).not.toMatch(/[\u0000-\u001f]/);
+    expect(res.body.error.message).toContain('\\u001f');
   });
 });
 

@@ -79,7 +79,13 @@ export function parseJsonBody(raw: Buffer): unknown {
   try {
     value = JSON.parse(raw.toString('utf8'));
   } catch (err) {
-    throw new CodedError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`);
+    // The parser quotes the start of the body: control bytes (a compressed body) are shown escaped.
+    const why = (err as Error).message.replace(
+      // eslint-disable-next-line no-control-regex -- control characters are what is escaped
+      /[\u0000-\u001f\u007f-\u009f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    throw new CodedError('invalid_json', `The body is not valid JSON: ${why}.`);
   }
   if (mayNeedWalk(raw)) refuseUnstorableText(value, 'body', true);
   return value;
