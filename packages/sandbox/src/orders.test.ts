@@ -123,6 +123,9 @@ function posOrder(overrides: Partial<PosOrder> = {}): PosOrder {
     brand: 'example-dsp',
     fulfillment_type: 'pickup',
     customers: [{ name: 'Ada L.', phone: '+14155550123' }],
+    customer_name: 'Ada L.',
+    customer_phone: '+14155550123',
+    customer_phone_code: '',
     line_items: [
       {
         provider_id: 'taco-carnitas',

@@ -150,6 +150,11 @@ describe('toPosOrder', () => {
     expect(order.delivery_address).toEqual(delivered ? address : undefined);
   });
 
+  it('always sends the customer fields the spec requires, empty when the marketplace gave none', () => {
+    const order = translate({ customers: [{ id: 'c9', email: 'x@example.com' }] });
+    expect(order).toMatchObject({ customer_name: '', customer_phone: '', customer_phone_code: '', customer_email: 'x@example.com' });
+  }); // prettier-ignore
+
   it('sends tips, fees and instructions only with the fulfillment they belong to', () => {
     const merchant = translate({
       fulfillment_type: 'merchant_managed_delivery',

@@ -88,11 +88,12 @@ export function toPosOrder(order: NormalizedDspOrder, ctx: TranslationContext): 
       brand: order.brand,
       fulfillment_type: fulfillmentOf(type),
       customers,
-      // Deprecated single-customer fields, for POS builds that still read them.
-      ...(first?.name !== undefined ? { customer_name: first.name } : {}),
+      // Deprecated single-customer fields, for POS builds that still read them; the spec's webhook
+      // order data requires name, phone and phone code, so they are sent empty rather than left out.
+      customer_name: first?.name ?? '',
       ...(first?.email !== undefined ? { customer_email: first.email } : {}),
-      ...(first?.phone !== undefined ? { customer_phone: first.phone } : {}),
-      ...(first?.phone_code !== undefined ? { customer_phone_code: first.phone_code } : {}),
+      customer_phone: first?.phone ?? '',
+      customer_phone_code: first?.phone_code ?? '',
       line_items,
       ...(order.special_instructions !== undefined
         ? { special_instructions: order.special_instructions }

@@ -96,22 +96,27 @@ export const PosOrder = z
     brand: z.string().meta({ description: 'The brand ordered through (`OrderBrand`).' }),
     fulfillment_type: FulfillmentType,
     customers: z.array(PosCustomer),
+    // Deprecated, yet in the spec's required list (platform.md section 5): always sent, empty when unknown.
     customer_name: z
       .string()
-      .optional()
-      .meta({ description: 'Deprecated: `customers[0].name`.', deprecated: true }),
+      .meta({
+        description: 'Deprecated: `customers[0].name`; empty when the marketplace sent none.',
+        deprecated: true,
+      }),
     customer_email: z
       .string()
       .optional()
       .meta({ description: 'Deprecated: `customers[0].email`.', deprecated: true }),
     customer_phone: z
       .string()
-      .optional()
-      .meta({ description: 'Deprecated: `customers[0].phone`.', deprecated: true }),
-    customer_phone_code: z
-      .string()
-      .optional()
-      .meta({ description: 'Deprecated: `customers[0].phone_code`.', deprecated: true }),
+      .meta({
+        description: 'Deprecated: `customers[0].phone`; empty when the marketplace sent none.',
+        deprecated: true,
+      }),
+    customer_phone_code: z.string().meta({
+      description: 'Deprecated: `customers[0].phone_code`; empty when the number is not masked.',
+      deprecated: true,
+    }),
     line_items: z.array(PosLineItem),
     special_instructions: z.string().optional(),
     should_include_utensils: z.boolean(),
@@ -254,6 +259,7 @@ const created = {
   customers: [{ id: 'cus-1', name: 'Ada L.', phone: '+14155550123', email: 'ada@example.com' }],
   customer_name: 'Ada L.',
   customer_phone: '+14155550123',
+  customer_phone_code: '',
   customer_email: 'ada@example.com',
   line_items: [
     {
