@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { PosWebhook } from '@stream/contracts/apis/become-a-pos/index';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -17,7 +17,6 @@ import { markOffline, setLocationStatus } from './store-status.ts';
  * transaction with the webhook's record, committed before the 204.
  */
 
-/** The org locations (one per org that ingested it) of the POS's location id. */
 /** The live locations of every integration of the merchant account `merchantId` at this POS. */
 async function merchantLocationsOf(
   db: DbOrTx,
@@ -38,6 +37,7 @@ async function merchantLocationsOf(
   return rows.map((r) => r.location);
 }
 
+/** The org locations (one per org that ingested it) of the POS's location id. */
 async function locationsOf(db: DbOrTx, posPartnerId: string, providerId: string): Promise<OrgLocation[]> {
   return db
     .select()
@@ -55,7 +55,57 @@ async function locationsOf(db: DbOrTx, posPartnerId: string, providerId: string)
 const unknownLocation = (id: string) =>
   new ApiError('location_not_found', `No location ${id} of yours is connected to the platform.`);
 
+/** The order a POS names by its own id at its location. */
+const posOrderWhere = (posPartnerId: string, object: { location_id: string; provider_id: string }) =>
+  and(
+    eq(orders.posPartnerId, posPartnerId),
+    eq(orders.posLocationId, object.location_id),
+    eq(orders.posOrderId, object.provider_id),
+  )!;
+
+/** How long a status for an order not known by its provider_id yet waits for the POS's answer. */
+export const ANSWER_WAIT = { ms: 3_000, everyMs: 50 };
+
+/**
+ * A POS may confirm an order the moment it answers `async_acceptance`, before the platform has
+ * stored that answer and with it the order's provider_id. A status for an order not known yet by
+ * its provider_id, while an order of the location is still on its way to the POS, waits for that
+ * answer and is applied then, instead of being answered 404. The wait is outside any transaction
+ * (on PGlite the answer needs the one connection). True once the order is known.
+ */
+async function awaitPosAnswer(
+  ctx: AppContext,
+  posPartnerId: string,
+  object: { location_id: string; provider_id: string },
+): Promise<boolean> {
+  const inFlight = and(
+    eq(orders.posPartnerId, posPartnerId),
+    eq(orders.posLocationId, object.location_id),
+    eq(orders.status, 'received'),
+    isNull(orders.posOrderId),
+  );
+  const until = Date.now() + ANSWER_WAIT.ms;
+  while (Date.now() < until) {
+    const [waiting] = await ctx.db.select({ id: orders.id }).from(orders).where(inFlight).limit(1);
+    if (!waiting) break;
+    await new Promise((r) => setTimeout(r, ANSWER_WAIT.everyMs));
+  }
+  const where = posOrderWhere(posPartnerId, object);
+  return (await ctx.db.select({ id: orders.id }).from(orders).where(where).limit(1)).length > 0;
+}
+
 export async function receivePosWebhook(ctx: AppContext, partner: Partner, body: PosWebhook): Promise<void> {
+  try {
+    await applyPosWebhook(ctx, partner, body);
+  } catch (err) {
+    const early =
+      err instanceof ApiError && err.code === 'order_not_found' && body.type === 'order.status.updated';
+    if (!early || !(await awaitPosAnswer(ctx, partner.id, body.object))) throw err;
+    await applyPosWebhook(ctx, partner, body);
+  }
+}
+
+async function applyPosWebhook(ctx: AppContext, partner: Partner, body: PosWebhook): Promise<void> {
   const settled: Settled<void> = await ctx.db.transaction(async (tx) => {
     const record = (locationId: string | null, orderId?: string) =>
       recordWebhook(tx, {
@@ -68,14 +118,7 @@ export async function receivePosWebhook(ctx: AppContext, partner: Partner, body:
     switch (body.type) {
       case 'order.status.updated': {
         const { provider_id, location_id, status } = body.object;
-        const order = await lockOrder(
-          tx,
-          and(
-            eq(orders.posPartnerId, partner.id),
-            eq(orders.posLocationId, location_id),
-            eq(orders.posOrderId, provider_id),
-          )!,
-        );
+        const order = await lockOrder(tx, posOrderWhere(partner.id, body.object));
         if (!order) {
           throw new ApiError(
             'order_not_found',

@@ -203,6 +203,24 @@ describe('a new order', () => {
     expect(readyIn).toBeLessThanOrEqual(20 * 60_000);
   });
 
+  it('accepted asynchronously and confirmed before the answer arrives: the confirmation waits for it', async () => {
+    let early: Promise<{ status: number; text: string }> | undefined;
+    w.pos.answer = (body) => {
+      if (body.type !== 'order.created') return { status: 200, body: {} };
+      // The confirmation leaves at once; the answer naming the order 300 ms later.
+      early = postPos(w, {
+        type: 'order.status.updated',
+        object: { status: 'accepted', provider_id: 'pos-early', location_id: w.posLocation },
+      });
+      return { ...accept('pos-early', { async_acceptance: true }), delayMs: 300 };
+    };
+    const { dspId, id } = await place();
+    await dspEvent(w, dspId, 'location.order.accept');
+    await waitForStatus(w, id, 'accepted');
+    const confirmed = await early!;
+    expect(confirmed.status, confirmed.text).toBe(204);
+  });
+
   it('accepted asynchronously and never confirmed fails after the confirmation window', async () => {
     const saved = ASYNC_CONFIRMATION.ms;
     ASYNC_CONFIRMATION.ms = 300;

@@ -25,7 +25,14 @@ export interface Received {
 }
 
 /** What the fake partner answers a call with: a status and JSON body, or no answer at all. */
-export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang';
+export type Answer =
+  | {
+      status: number;
+      body?: unknown;
+      headers?: Record<string, string>;
+      /** answer this late */ delayMs?: number;
+    }
+  | 'hang';
 
 export interface FakePartner {
   url: string;
@@ -63,11 +70,13 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       p.received.push({ path, headers: req.headers, body, at: Date.now() });
-      const send = (a: Answer) => {
+      const send = (a: Answer): void => {
         if (a === 'hang') return; // the platform's timeout ends it
+        if (a.delayMs) return void setTimeout(() => send({ ...a, delayMs: 0 }), a.delayMs);
         if (a.body === undefined) {
           res.writeHead(a.status, a.headers);
-          return res.end();
+          res.end();
+          return;
         }
         res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
         res.end(JSON.stringify(a.body));
