@@ -4,7 +4,8 @@ import { locationBindings, orgLocations } from '../db/schema/index.ts';
 import type { Binding, OrgLocation } from '../onboarding/bindings.ts';
 
 /**
- * Whether a location takes orders now: not when the POS marked it offline or inactive (until its
+ * Whether a location takes orders now: not when the store's binding is not APPROVED (still being
+ * connected, or a merchant grant to renew), when the POS marked it offline or inactive (until its
  * `paused_until`), nor when the DSP paused the store (between its start and end times).
  */
 
@@ -13,9 +14,10 @@ const until = (ms: number | null | undefined) => (ms ? ` until ${new Date(ms).to
 /** Why the location refuses orders at `nowMs`, as a sentence for `error_message`; undefined when it takes them. */
 export function refusalReason(
   location: Pick<OrgLocation, 'posStatus' | 'pausedUntil' | 'offlineSince' | 'name'>,
-  binding: Pick<Binding, 'storeStatus'> | undefined,
+  binding: Pick<Binding, 'storeStatus' | 'status'> | undefined,
   nowMs: number,
 ): string | undefined {
+  if (binding && binding.status !== 'APPROVED') return `The store's connection is ${binding.status}.`;
   if (location.offlineSince)
     return `${location.name} is offline at the POS; orders are refused until it is back.`;
   const pausedUntil = location.pausedUntil?.getTime();
@@ -44,6 +46,5 @@ export async function refusingOrders(
   const [binding] = order.bindingId
     ? await db.select().from(locationBindings).where(eq(locationBindings.id, order.bindingId))
     : [];
-  if (binding && binding.status !== 'APPROVED') return `The store's connection is ${binding.status}.`;
   return refusalReason(location, binding, Date.now());
 }

@@ -548,6 +548,19 @@ describe('store status', () => {
     expect((await place()).res.body.status).toBe('received');
   });
 
+  it('a store whose binding is not APPROVED refuses orders at once, as at a scheduled release', async () => {
+    const setStatus = (status: string) =>
+      w.platform.app.ctx.db.execute(sql`update location_bindings set status = ${status} where dsp_provider_id = ${w.store}`);
+    await setStatus('needs_reconnection');
+    try {
+      const refused = await postDsp(w, newOrder(w));
+      expect(refused.body).toMatchObject({ status: 'failed', failure_reason: 'restaurant_not_accepting_orders' });
+      expect(refused.body.failure_details.error_message).toBe("The store's connection is needs_reconnection.");
+    } finally {
+      await setStatus('APPROVED');
+    }
+  }); // prettier-ignore
+
   it('a DSP store status is recorded and a paused store refuses orders', async () => {
     const res = await postDsp(w, {
       type: 'store_status_update',
