@@ -135,8 +135,10 @@ function refusal(
   if (applied.filter((a) => a.id === d.id).length >= d.limit) {
     return `it applies at most ${d.limit} time${d.limit === 1 ? '' : 's'} per order.`;
   }
-  if (applied.length > 0 && !d.combinable) return 'it cannot be combined with other discounts.';
-  const alone = applied.find((a) => !a.combinable);
+  // Combining is about other discounts: a second use of this one is what `limit` allows.
+  const others = applied.filter((a) => a.id !== d.id);
+  if (others.length > 0 && !d.combinable) return 'it cannot be combined with other discounts.';
+  const alone = others.find((a) => !a.combinable);
   if (alone) return `${alone.displayName} cannot be combined with other discounts.`;
   return undefined;
 }

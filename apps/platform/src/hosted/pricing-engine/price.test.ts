@@ -424,6 +424,10 @@ describe('discounts by type and scope', () => {
     expect(limit2.order.discountTotal).toBe(200);
     const alone = { ...once, combinable: false };
     expect(priceWith([alone, once], ITEMS).order.discounts.map((d) => d.valid)).toEqual([true, false]);
+    // Not combinable with others, but used twice when its limit allows.
+    const aloneTwice = priceWith([{ ...alone, limit: 2 }], ITEMS, [{ sourceDiscount: 'x0' }, { sourceDiscount: 'x0' }]);
+    expect(aloneTwice.order.discounts.map((d) => d.valid)).toEqual([true, true]);
+    expect(aloneTwice.order.discountTotal).toBe(200);
     const late = priceWith([once, alone], ITEMS);
     expect(late.order.discounts.map((d) => d.valid)).toEqual([true, false]);
     expect(late.messages[0]!.message).toContain('cannot be combined');
