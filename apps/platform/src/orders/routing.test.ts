@@ -456,6 +456,16 @@ describe('store status', () => {
 
   const dspStoreEvents = () =>
     w.dsp.ofPath('/stream-dsp/v1/event').map((e) => e.body as { type: string; until_ms?: number });
+  /** The store event of `type` the DSP received after the first `seen` ones. */
+  const storeEventAfter = (seen: number, type: string) =>
+    waitFor(
+      () =>
+        dspStoreEvents()
+          .slice(seen)
+          .find((e) => e.type === type),
+      10_000,
+      type,
+    );
 
   it('offline at the POS refuses orders until it says active; an automatic resume meanwhile keeps it offline', async () => {
     const start = dspStoreEvents().length;
@@ -507,14 +517,7 @@ describe('store status', () => {
       object: { status: 'active', location_id: w.posLocation },
     });
     expect(back.status, back.text).toBe(204);
-    await waitFor(
-      () =>
-        dspStoreEvents()
-          .slice(seen)
-          .find((e) => e.type === 'location.resume'),
-      10_000,
-      'resume',
-    );
+    await storeEventAfter(seen, 'location.resume');
     expect((await orgLocation()).accepting_orders.offline_since).toBeNull();
     w.pos.answer = () => accept('pos-back-online');
     expect((await place()).res.body.status).toBe('received');
@@ -527,14 +530,7 @@ describe('store status', () => {
       object: { status: 'inactive', location_id: w.posLocation, paused_until: Date.now() - 60_000 },
     });
     expect(late.status, late.text).toBe(204);
-    await waitFor(
-      () =>
-        dspStoreEvents()
-          .slice(seen)
-          .find((e) => e.type === 'location.resume'),
-      10_000,
-      'resume',
-    );
+    await storeEventAfter(seen, 'location.resume');
     expect(
       dspStoreEvents()
         .slice(seen)
