@@ -97,22 +97,18 @@ export const PosOrder = z
     fulfillment_type: FulfillmentType,
     customers: z.array(PosCustomer),
     // Deprecated, yet in the spec's required list (platform.md section 5): always sent, empty when unknown.
-    customer_name: z
-      .string()
-      .meta({
-        description: 'Deprecated: `customers[0].name`; empty when the marketplace sent none.',
-        deprecated: true,
-      }),
+    customer_name: z.string().meta({
+      description: 'Deprecated: `customers[0].name`; empty when the marketplace sent none.',
+      deprecated: true,
+    }),
     customer_email: z
       .string()
       .optional()
       .meta({ description: 'Deprecated: `customers[0].email`.', deprecated: true }),
-    customer_phone: z
-      .string()
-      .meta({
-        description: 'Deprecated: `customers[0].phone`; empty when the marketplace sent none.',
-        deprecated: true,
-      }),
+    customer_phone: z.string().meta({
+      description: 'Deprecated: `customers[0].phone`; empty when the marketplace sent none.',
+      deprecated: true,
+    }),
     customer_phone_code: z.string().meta({
       description: 'Deprecated: `customers[0].phone_code`; empty when the number is not masked.',
       deprecated: true,
