@@ -66,7 +66,7 @@ export function priceLine(
       `Item ${item.id} is in group ${groupId}, not ${line.menuGroupId}.`,
     );
   }
-  ctx.problems.available(item, `${item.displayName} is out of stock.`);
+  ctx.problems.available(item, () => `${item.displayName} is out of stock.`);
   const itemIds = [item.id];
   let original: number;
   let unit: number;
@@ -85,7 +85,7 @@ export function priceLine(
       }
       if (!halfItem.allowHalf)
         ctx.problems.error(`${at}.${side}`, `${halfItem.displayName} cannot be a half.`);
-      ctx.problems.available(halfItem, `${halfItem.displayName} is out of stock.`);
+      ctx.problems.available(halfItem, () => `${halfItem.displayName} is out of stock.`);
       itemIds.push(halfItem.id);
       original += halfPriceOf(halfItem.priceInfo, ctx.orderTypeId);
     }
@@ -152,16 +152,13 @@ function priceModifiers(
   const answers: OrderModifier[] = [];
   const counts = new Map<ModifierCategory, number>();
   const removedDefaults: [ModifierCategory, Modifier][] = [];
-  const listed = new Set<string>();
   chosen.forEach((m, j) => {
     const at = `${w.at}.orderModifiers[${j}]`;
     // Once per half: its quantity says how many (listing it twice would pass `maximumQuantity` by).
-    const key = `${m.id} ${m.selectedHalf}`;
-    if (listed.has(key)) {
+    if (chosen.findIndex((o) => o.id === m.id && o.selectedHalf === m.selectedHalf) < j) {
       ctx.problems.error(`${at}.id`, `${m.id} is listed twice here; list it once with its quantity.`);
       return;
     }
-    listed.add(key);
     const category = categories.find((c) => c.modifiers.some((x) => x.id === m.id));
     const modifier = category?.modifiers.find((x) => x.id === m.id);
     if (!category || !modifier) {
@@ -189,7 +186,7 @@ function priceModifiers(
       ctx.problems.error(`${at}.selectedHalf`, `${m.selectedHalf} needs a half-and-half item.`);
     if (onHalf && !modifier.allowHalf)
       ctx.problems.error(`${at}.selectedHalf`, `${modifier.displayName} cannot go on one half.`);
-    if (m.quantity > 0) ctx.problems.available(modifier, `${modifier.displayName} is out of stock.`);
+    if (m.quantity > 0) ctx.problems.available(modifier, () => `${modifier.displayName} is out of stock.`);
     counts.set(category, (counts.get(category) ?? 0) + m.quantity);
     if (modifier.isDefault && m.quantity === 0) removedDefaults.push([category, modifier]);
     if (m.quantity > 0) w.modifierIds.push(modifier.id);
@@ -236,7 +233,7 @@ function priceModifiers(
         counts.set(category, n + 1);
         ctx.problems.available(
           d,
-          `${d.displayName} (a default) is out of stock; send it at quantity 0 to go without.`,
+          () => `${d.displayName} (a default) is out of stock; send it at quantity 0 to go without.`,
         );
         w.modifierIds.push(d.id);
         answers.push({

@@ -13,7 +13,8 @@ export class Problems {
     this.rejection ??= { reason, message };
   }
 
-  available(o: { isAvailable: boolean }, message: string): void {
-    if (!o.isAvailable) this.reject('itemOutOfStock', message);
+  /** `message` is made only for what is out of stock (pricing asks for every line and modifier). */
+  available(o: { isAvailable: boolean }, message: () => string): void {
+    if (!o.isAvailable) this.reject('itemOutOfStock', message());
   }
 }
