@@ -1,4 +1,9 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -50,7 +55,9 @@ export function createHttpServer(opts: {
 }): FastifyInstance {
   const t = opts.timeouts;
   const app = Fastify({
-    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    ...(opts.logger
+      ? { loggerInstance: opts.logger.child({}, { serializers: { req: loggedRequest } }) }
+      : { logger: false }),
     bodyLimit: opts.bodyLimit,
     // A client slow to send its request gets 408 and a closed connection; Node checks every
     // connectionsCheckingInterval, so that is kept well under the shortest timeout.
@@ -176,6 +183,24 @@ function callerFile(): string | undefined {
  * are not HTTP) is still answered with the error body, then the connection is closed. No route, so
  * no API: the `stream` envelope.
  */
+/**
+ * Query parameters whose values are credentials: an onboarding entry link's `token`, an OAuth
+ * callback's `code` and `state`, a menu file link's `signature`. Logged as `[redacted]`.
+ */
+const SECRET_PARAMS =
+  /([?&](?:token|code|state|signature|client_secret|access_token|refresh_token)=)[^&#]*/gi;
+
+/** A request as each log line shows it (Fastify's fields), its URL without credentials. */
+function loggedRequest(req: FastifyRequest) {
+  return {
+    method: req.method,
+    url: req.url.replace(SECRET_PARAMS, '$1[redacted]'),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 function answerClientError(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] =
