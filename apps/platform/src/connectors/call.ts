@@ -113,6 +113,13 @@ export function readAnswer(
 ): unknown {
   const schema = successSchema(op);
   if (!schema) return undefined;
+  // "Answer any 2xx": to a call that tells the partner something, a 204 or an empty 200 is an empty
+  // object where the contract needs no field. A read (GET) with no body is no answer: an empty
+  // catalog must not be taken for one.
+  if (!res.text.trim() && op.method !== 'GET') {
+    const empty = schema.safeParse({});
+    if (empty.success) return empty.data;
+  }
   let body: unknown;
   try {
     body = JSON.parse(res.text);

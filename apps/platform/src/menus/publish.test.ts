@@ -83,6 +83,20 @@ describe('publishing a location menu', () => {
       data: { status: 'success', menu_id: pub!._id, location_id: w.posLocation },
     });
     expect(pub).toMatchObject({ status: 'published', failure_code: null });
+    // The POS answers its events 204, no body: "any 2xx" is a delivered event, not a dead job.
+    const notified = await waitFor(
+      async () => {
+        const jobs = rowsOf<{ status: string }>(
+          await w.platform.app.ctx.db.execute(sql`select status from jobs where kind = 'menus.notify-pos'`),
+        );
+        return (
+          jobs.length >= 2 && jobs.every((j) => j.status !== 'pending' && j.status !== 'running') && jobs
+        );
+      },
+      10_000,
+      'the POS notifications settled',
+    );
+    expect(notified.map((j) => j.status)).toEqual(notified.map(() => 'succeeded'));
     const [sent] = publishes();
     const { download_url } = sent!.body as { download_url: string; location_id: string };
     expect(sent!.body).toEqual({ type: 'location.publish', location_id: w.store, download_url });
