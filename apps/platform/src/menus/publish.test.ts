@@ -89,9 +89,9 @@ describe('publishing a location menu', () => {
         const jobs = rowsOf<{ status: string }>(
           await w.platform.app.ctx.db.execute(sql`select status from jobs where kind = 'menus.notify-pos'`),
         );
-        return (
-          jobs.length >= 2 && jobs.every((j) => j.status !== 'pending' && j.status !== 'running') && jobs
-        );
+        const settled =
+          jobs.length >= 2 && jobs.every((j) => j.status !== 'pending' && j.status !== 'running');
+        return settled ? jobs : undefined;
       },
       10_000,
       'the POS notifications settled',
@@ -231,6 +231,40 @@ describe('publishing a location menu', () => {
       w.dsp.answer = () => ({ status: 200, body: {} });
     }
   });
+
+  it('publishes a newer catalog that arrives while an older publish waits to retry, never the older file', async () => {
+    const saved = { ...MENU_PUBLISH };
+    // The DSP is down for the first try; the retry waits a minute unless the clock moves.
+    Object.assign(MENU_PUBLISH, { deadlineMs: 60 * 60_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    let down = true;
+    w.dsp.answer = (body) => (body.type === 'location.publish' && down ? { status: 503, body: {} } : { status: 200, body: {} });
+    try {
+      const tried = publishes().length;
+      expect((await api('POST', menus('publish'))).status).toBe(202);
+      await waitFor(() => publishes()[tried], 20_000, 'the publish the DSP refuses');
+      const renamed = structuredClone(DEMO_CATALOG);
+      renamed.category![0]!.name = 'Renamed while retrying';
+      w.pos.catalog = renamed;
+      down = false;
+      const events = posEvents().length;
+      const version = async () => (await api('GET', menus('catalog'))).body.catalog.version as number;
+      const before = await version();
+      expect((await api('POST', menus('publish'))).status).toBe(202);
+      await waitFor(async () => (await version()) > before, 10_000, 'the newer catalog pulled');
+      await moveClock(w, 60_000);
+      const success = await waitFor(() => posEvents().slice(events).find((e) => e.type === 'menu.publish_success'), 20_000, 'the success');
+      const last = publishes().at(-1)!.body as { download_url: string };
+      expect(JSON.stringify((await call('GET', last.download_url)).body)).toContain('Renamed while retrying');
+      const pubs = await publications();
+      expect(pubs.find((p) => p._id === (success as unknown as { data: { menu_id: string } }).data.menu_id)).toMatchObject({ status: 'published' });
+      const older = pubs.find((p) => p.status === 'failed' && p.failure_code === 'DSP_INTERNAL_FAILURE');
+      expect(older).toBeDefined();
+    } finally {
+      Object.assign(MENU_PUBLISH, saved);
+      w.dsp.answer = () => ({ status: 200, body: {} });
+      w.pos.catalog = DEMO_CATALOG;
+    }
+  }); // prettier-ignore
 
   it('pulls and publishes once for a burst of catalog.updated webhooks', async () => {
     const before = (await publications()).length;

@@ -265,7 +265,9 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
 
 /**
  * The store's publication in flight (a retry continues it), else a new one built from `catalog`:
- * `failed` at once when a local check refuses it, else `publishing` with its file.
+ * `failed` at once when a local check refuses it, else `publishing` with its file. A publication in
+ * flight built from an older catalog is not continued: the DSP never took it, so it ends `failed`
+ * with what it met so far and the newer catalog is published instead (never lost).
  */
 async function startPublication(
   db: DbOrTx,
@@ -277,7 +279,17 @@ async function startPublication(
     .select()
     .from(menuPublications)
     .where(and(eq(menuPublications.bindingId, store.binding.id), eq(menuPublications.status, 'publishing')));
-  if (open) return open;
+  if (open?.catalogId === catalog.id) return open;
+  if (open) {
+    const superseded = `superseded by catalog version ${catalog.version} before the DSP took it`;
+    await finishPublication(
+      db,
+      open.id,
+      'failed',
+      open.failureCode ?? 'MENU_FAILURE_UNKNOWN',
+      open.failureReason ? `${open.failureReason}; ${superseded}` : superseded,
+    );
+  }
   const target = targetOf(store.location, store.dsp);
   const resolved = resolve(catalogOf(catalog), target);
   const [rejection] = resolved.rejections;
