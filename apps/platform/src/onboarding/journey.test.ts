@@ -301,6 +301,21 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     );
   });
 
+  it('moves a location ingested again through a second POS integration to it: deleting the first keeps it', async () => {
+    const own = await partnerToken(world);
+    const orgId = await createOrg(world, own.token);
+    const first = await activeIntegration(world, own.token, orgId, 'pos');
+    const [loc] = await ingest(world, own.token, first, ['loc-mission']);
+    const second = await activeIntegration(world, own.token, orgId, 'pos');
+    const [again] = await ingest(world, own.token, second, ['loc-mission']);
+    expect(again!._id).toBe(loc!._id);
+    const del = await call('DELETE', `${world.url}/onboarding/integrations/${first}`, { token: own.token });
+    expect(del.status, del.text).toBe(200);
+    const [after] = await orgLocations(world, own.token, orgId, loc!._id);
+    expect(after).toMatchObject({ onboarding_id: second });
+    expect(after!.status).not.toMatch(/deprovision/);
+  }); // prettier-ignore
+
   it('answers 409 store_held_by_another_org for a store another org has bound', async () => {
     const other = await partnerToken(world);
     const orgId = await createOrg(world, other.token);

@@ -173,13 +173,11 @@ async function reingest(
     );
   }
   if (found.status === 'deprovisioned') await moveLocation(tx, found, 'pending', null);
+  // The integration it was ingested through last holds it: its grant makes the POS calls, and
+  // deleting an older integration of the same POS no longer deprovisions it.
   await tx
     .update(orgLocations)
-    .set({
-      ...details,
-      ...(found.status === 'deprovisioned' ? { integrationId: row.id } : {}),
-      updatedAt: new Date(),
-    })
+    .set({ ...details, integrationId: row.id, updatedAt: new Date() })
     .where(eq(orgLocations.id, found.id));
 }
 
