@@ -21,9 +21,13 @@ function winAnsi(text: string): string {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Invoice number: stable for a partner and month, so a re-download is the same invoice. */
-export function invoiceNumber(partnerId: string, month: string): string {
-  return `INV-${month}-${partnerId.replace(/^ptr_/, '').slice(0, 8).toUpperCase()}`;
+/**
+ * Invoice number: stable for a partner and month (and organisation, for an invoice limited to one),
+ * so a re-download is the same invoice and two different invoices never share a number.
+ */
+export function invoiceNumber(partnerId: string, month: string, orgId?: string | null): string {
+  const short = (id: string) => id.replace(/^[a-z]+_/, '').slice(0, 8).toUpperCase();
+  return `INV-${month}-${short(partnerId)}${orgId ? `-${short(orgId)}` : ''}`;
 }
 
 /**
@@ -31,7 +35,7 @@ export function invoiceNumber(partnerId: string, month: string): string {
  * stays greppable for support and tests (pdfkit writes it as hex strings in TJ operators).
  */
 export function renderInvoice({ partner, orgId, report, price, issuedAt }: InvoiceInput): Promise<Buffer> {
-  const number = invoiceNumber(partner.id, report.month);
+  const number = invoiceNumber(partner.id, report.month, orgId);
   const total = report.metrics.activeLocations * price.unitAmount;
   const doc = new PDFDocument({
     size: 'A4',
