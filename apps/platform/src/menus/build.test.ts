@@ -151,6 +151,11 @@ describe('checks before publish', () => {
       broken((c) => (c.modifier[3]!.price_amount = 10_000_001)),
       [{ kind: 'modifier', id: 'mod-guac' }],
     ],
+    [
+      'MENU_ITEMS_PRICE_TOO_HIGH',
+      broken((c) => (c.item[0]!.menu_overrides = [{ menu_id: 'menu-lunch', price_amount: 50_000_000 }])),
+      [{ kind: 'item', id: 'itm-carnitas-1' }],
+    ],
     ['TAX_RATE_TOO_HIGH', broken((c) => (c.tax[0]!.rate = 108.625)), [{ kind: 'tax', id: 'tax-sales' }]],
     ['INVALID_TAX_RATE', broken((c) => (c.tax[1]!.rate = -2.5)), [{ kind: 'tax', id: 'tax-alcohol' }]],
     [

@@ -298,11 +298,13 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     if (!dsp) for (const m of o.menu_overrides ?? []) prices.set(sid('menu', m.menu_id), m.price_amount);
     return prices;
   };
-  const checkPrice = (price: number, kind: CatalogKind, id: string) => {
-    if (price > MENU_LIMITS.maxPrice)
+  /** Its price and its menus' prices (they reach the DSP too) are at most `maxPrice`. */
+  const checkPrice = (price: number, kind: CatalogKind, id: string, menus: ReadonlyMap<string, number>) => {
+    const highest = Math.max(price, ...menus.values());
+    if (highest > MENU_LIMITS.maxPrice)
       reject(
         'MENU_ITEMS_PRICE_TOO_HIGH',
-        `${kind} ${id} costs ${price}: at most ${MENU_LIMITS.maxPrice} (100,000.00).`,
+        `${kind} ${id} costs ${highest}${highest === price ? '' : ' on a menu'}: at most ${MENU_LIMITS.maxPrice} (100,000.00).`,
         kind,
         id,
       );
@@ -336,14 +338,15 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     const modifier = catalog.modifier.get(modifierId);
     if (!modifier) return undefined;
     const price = basePrice(modifier);
-    checkPrice(price, 'modifier', modifierId);
+    const prices = menuPrices(modifier);
+    checkPrice(price, 'modifier', modifierId, prices);
     const m: ResolvedModifier = {
       id: streamId('modifier', modifierId),
       kind: 'modifier',
       providerId: modifierId,
       name: modifier.name,
       price,
-      menuPrices: menuPrices(modifier),
+      menuPrices: prices,
       isActive: active(modifier),
       images: modifier.images?.map((i) => ({ url: i.provider_url })),
       groups: modifier.modifier_group_ids?.length ? [] : NO_GROUPS,
@@ -460,7 +463,8 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         continue;
       }
       const price = basePrice(item, basePrice(family));
-      checkPrice(price, 'item', itemId);
+      const prices = mergePrices(menuPrices(family), menuPrices(item));
+      checkPrice(price, 'item', itemId, prices);
       const variation = putItem(itemId, {
         id: streamId('item', itemId),
         kind: 'item',
@@ -468,7 +472,7 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         familyProviderId: familyId,
         name: item.name,
         price,
-        menuPrices: mergePrices(menuPrices(family), menuPrices(item)),
+        menuPrices: prices,
         isActive: active(item) && resolved.isActive,
         sku: item.sku,
         upc: item.upc,
@@ -479,7 +483,8 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     if (items.length === 0) {
       // A family with its own price and no items is sold as one variation: itself.
       const price = basePrice(family);
-      checkPrice(price, 'item_family', familyId);
+      const prices = menuPrices(family);
+      checkPrice(price, 'item_family', familyId, prices);
       const variation = putItem(familyVariation(familyId), {
         id: streamId('item', familyVariation(familyId)),
         kind: 'item_family',
@@ -487,7 +492,7 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         familyProviderId: familyId,
         name: family.name,
         price,
-        menuPrices: menuPrices(family),
+        menuPrices: prices,
         isActive: resolved.isActive,
         sku: family.sku,
         upc: family.upc,
