@@ -153,7 +153,10 @@ interface ResolvedItem extends ResolvedObject {
   price: number;
   /** Price by menu stream_id, where a menu override differs. */
   menuPrices: Map<string, number>;
+  /** As the file shows it: off when its family is off. */
   isActive: boolean;
+  /** Its own state, kept in the mapping: the family's is checked beside it when an order names it. */
+  ownActive?: boolean;
   sku?: string | undefined;
   upc?: string | undefined;
   stockCount?: number | undefined;
@@ -181,10 +184,13 @@ const mergePrices = (a: Map<string, number>, b: Map<string, number>) =>
   a.size === 0 ? b : b.size === 0 ? a : new Map([...a, ...b]);
 
 /** The mapping's entry for a record: its kind and provider_id, and the family and state where it has them. */
-function mappedOf(o: ResolvedObject & { familyProviderId?: string; isActive?: boolean }): MappedObject {
+function mappedOf(
+  o: ResolvedObject & { familyProviderId?: string; isActive?: boolean; ownActive?: boolean },
+): MappedObject {
   const mapped: MappedObject = { kind: o.kind, providerId: o.providerId };
   if (o.familyProviderId !== undefined) mapped.familyProviderId = o.familyProviderId;
-  if (o.isActive !== undefined) mapped.isActive = o.isActive;
+  const isActive = o.ownActive ?? o.isActive;
+  if (isActive !== undefined) mapped.isActive = isActive;
   return mapped;
 }
 
@@ -474,6 +480,7 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         price,
         menuPrices: prices,
         isActive: active(item) && resolved.isActive,
+        ownActive: active(item),
         sku: item.sku,
         upc: item.upc,
         stockCount: item.stock_count,

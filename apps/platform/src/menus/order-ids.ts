@@ -24,10 +24,13 @@ export function idsOf(items: readonly DspOrderItem[]): string[] {
   return [...ids];
 }
 
+// An item is off when it is, or when its family is (a POS turns a family off and on as a whole).
 const LOOKUP = statement(
   'menu_items_lookup',
-  `select stream_id as "streamId", provider_id as "providerId", is_active as "isActive" from menu_items
-   where location_id = $1 and stream_id = any($2::text[])`,
+  `select i.stream_id as "streamId", i.provider_id as "providerId",
+     i.is_active and not exists (select 1 from menu_items f where f.location_id = i.location_id
+       and f.kind = 'item_family' and f.provider_id = i.family_provider_id and not f.is_active) as "isActive"
+   from menu_items i where i.location_id = $1 and i.stream_id = any($2::text[])`,
 );
 
 /**

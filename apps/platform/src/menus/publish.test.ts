@@ -410,6 +410,27 @@ describe('publishing a location menu', () => {
     expect(taken.body.status).toBe('received');
     expect(publishes().length).toBe(publishesBefore);
 
+    // Its family off: the size is off too, named alone (no item_id); the family on again: on sale.
+    const family = (is_active: boolean) =>
+      postPos(w, {
+        type: 'location.catalog.object.updated',
+        object: {
+          location_id: w.posLocation,
+          object_id: 'fam-carnitas',
+          object_type: 'item_family',
+          object_update: { is_active },
+        },
+      });
+    expect((await family(false)).status).toBe(204);
+    const off = await postDsp(w, newOrder(w, { items: [item], subtotal: 450 }));
+    expect(off.body).toMatchObject({
+      failure_reason: 'items_unavailable',
+      failure_details: { invalid_item_ids: [variation] },
+    });
+    expect((await family(true)).status).toBe(204);
+    w.pos.answer = () => ({ status: 200, body: { order: { provider_id: 'pos-menu-3' } } });
+    expect((await postDsp(w, newOrder(w, { items: [item], subtotal: 450 }))).body.status).toBe('received');
+
     const bad = await postPos(w, {
       type: 'location.catalog.object.updated',
       object: {
@@ -603,7 +624,8 @@ describe('publishing a location menu', () => {
           await w.platform.app.ctx.db.execute(
             sql`select kind, provider_id, stream_id from menu_items where location_id = ${w.locationId}`,
           ),
-        ).map((r) => [`${r.kind}:${r.provider_id}`, r.stream_id]),
+          // A family sold without items has two rows (itself and its variation): the prefix tells them apart.
+        ).map((r) => [`${r.kind}:${r.provider_id}:${r.stream_id.slice(0, 3)}`, r.stream_id]),
       );
     const first = await ids();
     expect(first.size).toBeGreaterThan(20);
@@ -632,7 +654,7 @@ describe('publishing a location menu', () => {
         const now = await ids();
         for (const [key, streamId] of first) expect(now.get(key), key).toBe(streamId);
       }
-      expect((await ids()).has('item_family:fam-new')).toBe(true);
+      expect((await ids()).has('item_family:fam-new:ifm')).toBe(true);
     } finally {
       w.pos.catalog = DEMO_CATALOG;
     }
