@@ -188,14 +188,18 @@ async function finishDisconnect(tx: DbOrTx, p: DisconnectPayload, reason: string
 
 /**
  * The calls of one connection run in order: a disconnect never overtakes the connect before it
- * (nor a connect after a re-bind the disconnect before it), whatever their retries.
+ * (nor a connect after a re-bind the disconnect before it), whatever their retries. A POS side is
+ * keyed by its location; a DSP side by the store (DSP and its store id), whichever binding holds it,
+ * so the disconnect of a binding being deleted runs before the connect of the store bound anew.
  */
 const connectionKey = (side: Side, id: string) => `connection:${side}:${id}`;
+type Store = Pick<Binding, 'dspPartnerId' | 'dspProviderId'>;
+const storeKey = (b: Store) => connectionKey('dsp', `${b.dspPartnerId}:${b.dspProviderId}`);
 
 /** Enqueues both connection calls of a (pending) binding, in the caller's transaction. */
 export async function enqueueConnect(
   tx: DbOrTx,
-  binding: Pick<Binding, 'id' | 'locationId'>,
+  binding: Pick<Binding, 'id' | 'locationId'> & Store,
   partners: Record<Side, string>,
 ): Promise<void> {
   for (const side of ['pos', 'dsp'] as const) {
@@ -203,21 +207,33 @@ export async function enqueueConnect(
       kind: connectJob,
       payload: { binding_id: binding.id, side },
       partnerId: partners[side],
-      orderingKey: connectionKey(side, side === 'pos' ? binding.locationId : binding.id),
+      orderingKey: side === 'pos' ? connectionKey('pos', binding.locationId) : storeKey(binding),
     });
   }
 }
 
+/** The disconnect of a POS location, or of a binding's DSP store. */
+export function enqueueDisconnect(
+  tx: DbOrTx,
+  payload: Extract<DisconnectPayload, { side: 'pos' }>,
+  partnerId: string,
+): Promise<string>;
+export function enqueueDisconnect(
+  tx: DbOrTx,
+  payload: Extract<DisconnectPayload, { side: 'dsp' }>,
+  partnerId: string,
+  store: Store,
+): Promise<string>;
 export function enqueueDisconnect(
   tx: DbOrTx,
   payload: DisconnectPayload,
   partnerId: string,
+  store?: Store,
 ): Promise<string> {
-  const key = payload.side === 'pos' ? payload.location_id : payload.binding_id;
   return enqueue(tx, {
     kind: disconnectJob,
     payload,
     partnerId,
-    orderingKey: connectionKey(payload.side, key),
+    orderingKey: payload.side === 'pos' ? connectionKey('pos', payload.location_id) : storeKey(store!),
   });
 }

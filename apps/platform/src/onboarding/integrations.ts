@@ -277,7 +277,8 @@ export async function deleteIntegration(ctx: AppContext, row: Integration): Prom
       event: 'integration_deprovisioned',
     });
     const bindings = await moveBindings(tx, bindingsOfIntegration(row), 'waiting_for_deprovision');
-    for (const b of bindings) await enqueueDisconnect(tx, { side: 'dsp', binding_id: b.id }, b.dspPartnerId);
+    for (const b of bindings)
+      await enqueueDisconnect(tx, { side: 'dsp', binding_id: b.id }, b.dspPartnerId, b);
     if (row.type === 'pos') await deprovisionLocations(tx, row);
   });
 }

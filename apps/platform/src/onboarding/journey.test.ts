@@ -16,6 +16,7 @@ import {
   waitForLocation,
   type OnboardingWorld,
 } from './testing.ts';
+import { CONNECTION_BACKOFF } from './connection-jobs.ts';
 
 let world: OnboardingWorld;
 let token: string;
@@ -314,6 +315,37 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     const [after] = await orgLocations(world, own.token, orgId, loc!._id);
     expect(after).toMatchObject({ onboarding_id: second });
     expect(after!.status).not.toMatch(/deprovision/);
+  }); // prettier-ignore
+
+  it('connects a store bound anew only after the disconnect of its deleted binding, whatever that one retries', async () => {
+    const own = await partnerToken(world);
+    const orgId = await createOrg(world, own.token);
+    const pos = await activeIntegration(world, own.token, orgId, 'pos');
+    const first = await activeIntegration(world, own.token, orgId, 'dsp');
+    const [loc] = await ingest(world, own.token, pos, ['loc-williamsburg']);
+    const bound = await bind(world, own.token, first, [{ pos_location_id: loc!._id, dsp_provider_id: 'store-1001' }]);
+    expect(bound.status, bound.text).toBe(200);
+    await waitForLocation(world, own.token, orgId, loc!._id, (l) => l.dsps[0]?.status === 'APPROVED', 'the first binding');
+    const held = async () => (await world.dsp.connections()).some((c) => c.location_id === 'store-1001');
+    expect(await held()).toBe(true);
+    // The first disconnect fails once and retries a second later; the store is bound again meanwhile.
+    Object.assign(CONNECTION_BACKOFF, { baseMs: 1_000, maxMs: 1_000 });
+    try {
+      await world.dsp.switches({ connection_failures: 1 });
+      expect((await call('DELETE', `${world.url}/onboarding/integrations/${first}`, { token: own.token })).status).toBe(200);
+      const second = await activeIntegration(world, own.token, orgId, 'dsp');
+      const rebound = await bind(world, own.token, second, [{ pos_location_id: loc!._id, dsp_provider_id: 'store-1001' }]);
+      expect(rebound.status, rebound.text).toBe(200);
+      await waitForLocation(world, own.token, orgId, loc!._id, (l) => l.dsps.some((d) => d.status === 'APPROVED'), 'the new binding');
+      await waitFor(async () => (await query<{ n: number }>(world, sql`select count(*)::int as n from jobs where kind like 'onboarding.%' and status in ('pending', 'running')`))[0]!.n === 0, 20_000, 'every connection call done');
+      expect(await held()).toBe(true);
+      // Free the store for the tests after this one.
+      expect((await call('DELETE', `${world.url}/onboarding/integrations/${second}`, { token: own.token })).status).toBe(200);
+    } finally {
+      Object.assign(CONNECTION_BACKOFF, { baseMs: 10, maxMs: 40 });
+      await world.dsp.resetSwitches();
+    }
+    await waitFor(async () => !(await held()), 10_000, 'the store disconnected');
   }); // prettier-ignore
 
   it('answers 409 store_held_by_another_org for a store another org has bound', async () => {
