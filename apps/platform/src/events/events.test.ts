@@ -338,6 +338,20 @@ describe('order events out', () => {
     expect(event!.body.order.delivery_address).toEqual(address);
   });
 
+  it('a provider enabled after an order was received hears nothing of that order, only of the next ones', async () => {
+    const { id, posId } = await acceptedOrder();
+    expect((await enable(b)).status).toBe(200);
+    try {
+      expect((await postPos(w, { type: 'order.status.updated', object: { provider_id: posId, location_id: w.posLocation, status: 'ready_for_pickup' } })).status).toBe(204);
+      await eventsOf(a, id, 2);
+      const next = await acceptedOrder();
+      await eventsOf(b, next.id, 1);
+      expect(b.of(id)).toEqual([]);
+    } finally {
+      await disable(b);
+    }
+  }); // prettier-ignore
+
   it('a disabled provider hears nothing more', async () => {
     expect((await disable(a)).status).toBe(200);
     const { id } = await acceptedOrder();

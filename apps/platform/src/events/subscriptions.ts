@@ -33,16 +33,24 @@ const enabledOf = prepared('events_enabled_providers', (db, name) =>
       and(
         eq(eventSubscriptions.locationId, sql.placeholder('locationId')),
         eq(eventSubscriptions.enabled, true),
+        sql`${eventSubscriptions.enabledAt} <= coalesce(${sql.placeholder('since')}::timestamptz, now())`,
       ),
     )
     .orderBy(asc(eventSubscriptions.createdAt))
     .prepare(name),
 );
 
-/** The providers enabled for a location now (partner ids). */
-export async function enabledProviders(db: DbOrTx, locationId: string | null): Promise<string[]> {
+/**
+ * The providers enabled for a location now (partner ids); with `since`, those enabled by then too
+ * (the ones that hear an order received at `since`).
+ */
+export async function enabledProviders(
+  db: DbOrTx,
+  locationId: string | null,
+  since?: Date,
+): Promise<string[]> {
   if (!locationId) return [];
-  return (await enabledOf(db).execute({ locationId })).map((r) => r.id);
+  return (await enabledOf(db).execute({ locationId, since: since?.toISOString() ?? null })).map((r) => r.id);
 }
 
 /** Enables the provider for the location (again); an enabled one keeps its `enabled_at`. */

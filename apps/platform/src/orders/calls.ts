@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { DspEvent, dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
@@ -65,13 +65,15 @@ function permanentIfGrantUnusable(err: unknown): never {
 }
 
 /**
- * The location's event providers, for the events of a delivery's outcome (read with the grant, so
+ * The location's event providers that hear an order received at `receivedAt` (enabled by then: a
+ * provider hears the orders a location receives from the moment it is enabled, so never an update
+ * of an order it was not told of), for the events of a delivery's outcome (read with the grant, so
  * settling the outcome needs no query of its own).
  */
-export const locationProviders = sql<
+export const locationProviders = (receivedAt: SQL) => sql<
   string[]
 >`coalesce((select array_agg(s.provider_partner_id order by s.created_at)
-  from event_subscriptions s where s.location_id = ${orgLocations.id} and s.enabled), '{}')`;
+  from event_subscriptions s where s.location_id = ${orgLocations.id} and s.enabled and s.enabled_at <= ${receivedAt}), '{}')`;
 
 /** What a DSP call reads before it calls: the binding and its DSP merchant grant. */
 export interface DspCallContext {
@@ -107,7 +109,7 @@ const posCallContext = prepared('orders_pos_grant', (db, name) =>
       order: orders,
       row: integrations,
       partner: partners,
-      providers: locationProviders,
+      providers: locationProviders(sql`${orders.createdAt}`),
       binding: locationBindings,
       dspRow: dspIntegrations,
       dspPartner: dspPartners,

@@ -99,7 +99,7 @@ const liveRoute = prepared('orders_route', (db, name) =>
       hasMenu: sql<boolean>`exists (select 1 from menu_items m where m.location_id = ${orgLocations.id})`,
       row: integrations,
       partner: partners,
-      providers: locationProviders,
+      providers: locationProviders(sql`now()`),
       dspRow: dspIntegrations,
       dspPartner: dspPartners,
     })

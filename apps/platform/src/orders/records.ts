@@ -207,7 +207,8 @@ export async function moveOrder(
   if (!canTransition(ORDER_STATES, order.status, to)) return undefined;
   const next: Order = { ...order, ...patch, status: to, updatedAt: new Date() };
   const providers =
-    opts.providers ?? (eventOf(to, order.status) ? await enabledProviders(tx, order.locationId) : []);
+    opts.providers ??
+    (eventOf(to, order.status) ? await enabledProviders(tx, order.locationId, order.createdAt) : []);
   const moved = 'exists (select 1 from moved)';
   const calls = effectsOf(next, order.status, providers).map(opts.prepare ?? ((c) => c));
   const { jobs, sent, ctes, statuses } = callParts(tx, calls, moved);
