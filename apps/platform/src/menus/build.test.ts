@@ -69,6 +69,21 @@ describe('menu files of the demo catalog', () => {
         .categories[0]!.items[0]!.variations.find((v) => v.name === 'Three tacos')!;
     expect([threeTacos('Lunch').price, threeTacos('Dinner').price]).toEqual([1100, 1200]);
     expect(threeTacos('Lunch').currency).toBe('usd');
+    // A family's menu price is for the sizes that take the family's price, not those with their own
+    // (nor on a platform whose price a size sets).
+    const lunch = streamIdOf(target.locationId, 'menu', 'menu-lunch');
+    const familyPriced = structuredClone(DEMO_CATALOG);
+    familyPriced.item_family!.find((f) => f.provider_id === 'fam-carnitas')!.menu_overrides = [
+      { menu_id: 'menu-lunch', price_amount: 999 },
+    ];
+    const one = item(familyPriced, 'itm-carnitas-1', { platform: null });
+    expect(one.menu_specific_overrides ?? []).not.toContainEqual({ menu_id: lunch, price: 999 });
+    const bare = structuredClone(familyPriced);
+    delete bare.item!.find((i) => i.provider_id === 'itm-carnitas-1')!.price_amount;
+    expect(item(bare, 'itm-carnitas-1', { platform: null }).menu_specific_overrides).toContainEqual({
+      menu_id: lunch,
+      price: 999,
+    });
   });
 
   it('keep every stream_id across builds, and a location its own', () => {

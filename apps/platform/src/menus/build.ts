@@ -287,14 +287,17 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
   const locationOverride = (o: Priced) =>
     o.location_overrides?.find((l) => l.location_id === target.posLocationId);
   const active = (o: Priced) => isActive(o) && locationOverride(o)?.is_active !== false;
-  /** The price on the DSP: its platform's override, else the location's, else the catalog's. */
-  const basePrice = (o: Priced, fallback = 0) => {
-    // The file's currency is the first one met (lower-cased when the build ends).
-    currency ??= o.price_currency || undefined;
+  /** Its own price on the DSP: its platform's override, else the location's, else the catalog's. */
+  const ownPrice = (o: Priced) => {
     const dsp = target.platform
       ? o.dsp_price_amount_overrides?.find((d) => d.dsp === target.platform)
       : undefined;
-    return dsp?.price_amount ?? locationOverride(o)?.price_amount ?? o.price_amount ?? fallback;
+    return dsp?.price_amount ?? locationOverride(o)?.price_amount ?? o.price_amount;
+  };
+  const basePrice = (o: Priced, fallback = 0) => {
+    // The file's currency is the first one met (lower-cased when the build ends).
+    currency ??= o.price_currency || undefined;
+    return ownPrice(o) ?? fallback;
   };
   /** Menu overrides by menu stream_id (a DSP override beats them: it is the price on that platform). */
   const menuPrices = (o: Priced): Map<string, number> => {
@@ -469,7 +472,9 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
         continue;
       }
       const price = basePrice(item, basePrice(family));
-      const prices = mergePrices(menuPrices(family), menuPrices(item));
+      // The family's menu prices are for the sizes that take the family's price, as its base price is.
+      const prices =
+        ownPrice(item) === undefined ? mergePrices(menuPrices(family), menuPrices(item)) : menuPrices(item);
       checkPrice(price, 'item', itemId, prices);
       const variation = putItem(itemId, {
         id: streamId('item', itemId),
