@@ -7,7 +7,7 @@ import { recordLifecycle } from '../billing/lifecycle.ts';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
-import { integrations, orgLocations, orgs, partners } from '../db/schema/index.ts';
+import { integrations, locationBindings, orgLocations, orgs, partners } from '../db/schema/index.ts';
 import { ApiError, notFound, transition } from '../http/errors.ts';
 import { findPartner } from '../partners/service.ts';
 import { findVisibleOrg } from './orgs.ts';
@@ -209,9 +209,17 @@ export async function connectWithCode(ctx: AppContext, row: Integration, code: s
   });
 }
 
-/** A reconnected grant retries the bindings it had left `needs_reconnection`. */
+/**
+ * A reconnected grant retries the bindings it had left `needs_reconnection`, those whose other side
+ * is connected (one whose other grant is broken too waits for that one: retrying it could only fail).
+ */
 async function redriveBindings(tx: DbOrTx, integration: Integration): Promise<void> {
-  const moved = await moveBindings(tx, bindingsOfIntegration(integration), 'pending');
+  const otherSideActive =
+    integration.type === 'pos'
+      ? sql`exists (select 1 from ${integrations} i where i.id = ${locationBindings.dspIntegrationId} and i.status = 'active')`
+      : sql`exists (select 1 from ${orgLocations} l join ${integrations} i on i.id = l.integration_id
+          where l.id = ${locationBindings.locationId} and i.status = 'active')`;
+  const moved = await moveBindings(tx, and(bindingsOfIntegration(integration), otherSideActive)!, 'pending');
   for (const b of moved) {
     const posPartner = await tx
       .select({ id: orgLocations.sourcePartnerId })

@@ -432,11 +432,22 @@ describe('merchant tokens', () => {
     const listed = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${dsp}`, { token });
     expect(listed.body.error.code).toBe('integration_needs_reconnection');
 
-    // Reconnecting with a new code re-drives the binding.
+    // Reconnecting with a new code re-drives the binding, once the other side is connected too: with
+    // the POS grant broken as well, the DSP's new code leaves it waiting for the POS's.
+    await query(world, sql`update integrations set status = 'needs_reconnection' where id = ${pos}`);
     const code = await sandboxCode(world, 'dsp', { account: 'second-merchant' });
     const put = await call('PUT', `${world.url}/onboarding/integrations/${dsp}`, { token, body: { code } });
     expect(put.status, put.text).toBe(200);
     expect(put.body.onboarding).toMatchObject({ status: 'active', status_reason: null });
+    expect((await orgLocations(world, token, orgId, loc!._id))[0]!.dsps[0]!.status).toBe(
+      'needs_reconnection',
+    );
+    const posCode = await sandboxCode(world, 'pos', { account: 'second-merchant' });
+    const posPut = await call('PUT', `${world.url}/onboarding/integrations/${pos}`, {
+      token,
+      body: { code: posCode },
+    });
+    expect(posPut.status, posPut.text).toBe(200);
     await waitForLocation(
       world,
       token,
