@@ -435,6 +435,14 @@ describe('merchant tokens', () => {
     // Reconnecting with a new code re-drives the binding, once the other side is connected too: with
     // the POS grant broken as well, the DSP's new code leaves it waiting for the POS's.
     await query(world, sql`update integrations set status = 'needs_reconnection' where id = ${pos}`);
+    const connects = async () =>
+      (
+        await query<{ n: number }>(
+          world,
+          sql`select count(*)::int as n from jobs where kind = 'onboarding.connect'`,
+        )
+      )[0]!.n;
+    const before = await connects();
     const code = await sandboxCode(world, 'dsp', { account: 'second-merchant' });
     const put = await call('PUT', `${world.url}/onboarding/integrations/${dsp}`, { token, body: { code } });
     expect(put.status, put.text).toBe(200);
@@ -442,6 +450,7 @@ describe('merchant tokens', () => {
     expect((await orgLocations(world, token, orgId, loc!._id))[0]!.dsps[0]!.status).toBe(
       'needs_reconnection',
     );
+    expect(await connects()).toBe(before); // no connection call that could only fail
     const posCode = await sandboxCode(world, 'pos', { account: 'second-merchant' });
     const posPut = await call('PUT', `${world.url}/onboarding/integrations/${pos}`, {
       token,
