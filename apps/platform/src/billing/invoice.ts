@@ -26,7 +26,11 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  * so a re-download is the same invoice and two different invoices never share a number.
  */
 export function invoiceNumber(partnerId: string, month: string, orgId?: string | null): string {
-  const short = (id: string) => id.replace(/^[a-z]+_/, '').slice(0, 8).toUpperCase();
+  const short = (id: string) =>
+    id
+      .replace(/^[a-z]+_/, '')
+      .slice(0, 8)
+      .toUpperCase();
   return `INV-${month}-${short(partnerId)}${orgId ? `-${short(orgId)}` : ''}`;
 }
 
