@@ -6,7 +6,8 @@ import type {
   CertificationTrigger,
 } from '@stream/contracts/certification';
 import { hmacHex } from '@stream/contracts/server/signature';
-import { parseJson, type Inbox } from './inbox.ts';
+import { parseJson } from '../connectors/index.ts';
+import type { Inbox } from './inbox.ts';
 
 /**
  * One check of a certification run: a step the runner plays as the platform against the partner's

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { newId } from '../db/ids.ts';
 import { certificationFiles, certificationWebhooks } from '../db/schema/index.ts';
 import { callbackUrl } from '../onboarding/integrations.ts';
-import { parseJson } from './inbox.ts';
+import { parseJson } from '../connectors/index.ts';
 import type { Inbox, ReceivedWebhook } from './inbox.ts';
 
 /**

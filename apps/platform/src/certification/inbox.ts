@@ -2,15 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
-
-/** The text as JSON, undefined when it is not (a partner's answer or webhook may be anything). */
-export const parseJson = (text: string): unknown => {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-};
+import { parseJson } from '../connectors/index.ts';
 
 /**
  * Where a certification run takes what the partner sends it: the webhooks it is asked to send

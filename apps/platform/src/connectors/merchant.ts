@@ -67,6 +67,11 @@ export function partnerFailure(err: { message: string }): ApiError {
   return new ApiError('partner_unreachable', `The partner did not give a usable answer: ${err.message}`);
 }
 
+/** What a call made while a client waits throws: a partner's failure as `partnerFailure`, anything else as it is. */
+export function asPartnerFailure(err: unknown): unknown {
+  return err instanceof PartnerCallError || err instanceof UnusableAnswerError ? partnerFailure(err) : err;
+}
+
 export const needsReconnection = (reason: string | null) =>
   new ApiError(
     'integration_needs_reconnection',

@@ -8,7 +8,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import type { orgLocations } from '../db/schema/index.ts';
 import { catalogs, integrations } from '../db/schema/index.ts';
-import { UnusableAnswerError } from '../connectors/index.ts';
+import { parseJson, UnusableAnswerError } from '../connectors/index.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import {
   KINDS,
@@ -48,22 +48,13 @@ export async function pullCatalog(ctx: AppContext, location: OrgLocation): Promi
       },
     });
   } catch (err) {
-    raw = err instanceof UnusableAnswerError ? jsonObjectOf(err.responseText) : undefined;
-    if (raw === undefined) throw err;
+    raw = err instanceof UnusableAnswerError ? parseJson(err.responseText) : undefined;
+    if (!isJsonObject(raw)) throw err;
   }
   return saveCatalog(ctx.db, location.id, raw);
 }
 
-function jsonObjectOf(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const isJsonObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Stores `raw` (as received) as the location's next version, unless it is the current one again. */
 export async function saveCatalog(db: DbOrTx, locationId: string, raw: unknown): Promise<CatalogRow> {

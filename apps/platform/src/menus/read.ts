@@ -5,7 +5,7 @@ import type { PartnerAuth } from '../auth/access-token.ts';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { catalogs, locationBindings, menuPublications, orgLocations, orgs } from '../db/schema/index.ts';
-import { PartnerCallError, UnusableAnswerError, partnerFailure } from '../connectors/index.ts';
+import { asPartnerFailure } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolve } from './build.ts';
 import { catalogOf, catalogVersionOf, latestCatalog, pullCatalog } from './catalogs.ts';
@@ -51,10 +51,9 @@ export async function locationCatalog(ctx: AppContext, auth: PartnerAuth, locati
 /** Pulls the catalog now and builds every bound store's file without publishing it. */
 export async function dryRun(ctx: AppContext, auth: PartnerAuth, locationId: string) {
   const location = await findVisibleLocation(ctx.db, auth, locationId);
+  // The POS could not be reached or gave no catalog: 502, as every call made for a partner.
   const row = await pullCatalog(ctx, location).catch((err: unknown) => {
-    // The POS could not be reached or gave no catalog: 502, as every call made for a partner.
-    if (err instanceof PartnerCallError || err instanceof UnusableAnswerError) throw partnerFailure(err);
-    throw err;
+    throw asPartnerFailure(err);
   });
   const catalog = catalogOf(row);
   const stores: z.input<typeof MenuDryRun>[] = [];

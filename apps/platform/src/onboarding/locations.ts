@@ -26,13 +26,7 @@ import { enqueueConnect } from './connection-jobs.ts';
 import { normaliseAddress } from '../shared/address.ts';
 import { assertActive, findVisibleIntegration, type Integration } from './integrations.ts';
 import { merchant } from './merchant.ts';
-import {
-  PARTNER_OPERATIONS,
-  PartnerCallError,
-  UnusableAnswerError,
-  partnerFailure,
-  type AnswerOf,
-} from '../connectors/index.ts';
+import { PARTNER_OPERATIONS, asPartnerFailure, type AnswerOf } from '../connectors/index.ts';
 
 /** Listing, ingesting and binding locations of an onboarding, and the org's locations. */
 
@@ -44,8 +38,7 @@ async function partnerLocations(ctx: AppContext, row: Integration): Promise<Part
   try {
     return (await merchant.call(ctx, row.id, PARTNER_OPERATIONS[row.type].locations)).locations;
   } catch (err) {
-    if (err instanceof PartnerCallError || err instanceof UnusableAnswerError) throw partnerFailure(err);
-    throw err;
+    throw asPartnerFailure(err);
   }
 }
 

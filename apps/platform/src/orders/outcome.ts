@@ -8,6 +8,7 @@ import {
 import type { DbOrTx, Tx } from '../db/client.ts';
 import type { CarriedFinish } from '../jobs/kinds.ts';
 import { orgLocations, orders } from '../db/schema/index.ts';
+import { parseJson } from '../connectors/index.ts';
 import { failureFromPosRejection } from './pos-rejection.ts';
 import { findOrder, moveOrder, type MoveOptions, type Order, type OrderPatch } from './records.ts';
 import { eq } from 'drizzle-orm';
@@ -62,7 +63,7 @@ export async function settleDelivery(
   if (order.status !== 'received') return;
   const opts: MoveOptions = { providers: result.providers, prepare: result.prepare, finish };
   if ('rejected' in result) {
-    const failure = failureFromPosRejection(parseJson(result.rejected), dspIdOf(order));
+    const failure = failureFromPosRejection(parseJson(result.rejected) ?? result.rejected, dspIdOf(order));
     await failOrder(tx, order, failure.reason, failure.details, 'POS refused the order', {}, opts);
     return;
   }
@@ -144,14 +145,6 @@ async function locationPrepTime(db: DbOrTx, orderId: string): Promise<number | u
     .innerJoin(orgLocations, eq(orgLocations.id, orders.locationId))
     .where(eq(orders.id, orderId));
   return row?.prep ?? undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 interface Line {
