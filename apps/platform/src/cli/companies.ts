@@ -8,7 +8,9 @@ export const COMPANIES_USAGE = `Usage:
   stream-platform companies import FILE
       Creates or updates a company, its stores and their menus from a JSON company file (the format
       is in the Menu API guide; the demo company is one). Stores and menus are matched by id and by
-      name, so importing the same file again changes nothing. All or nothing.
+      name, so importing the same file again changes nothing but what was changed since through the
+      APIs: the file's menus win; an order type's estimatedTime and who set it (the store's live
+      setting) are kept, as is the system message. All or nothing.
   stream-platform companies grant COMPANY_ID PARTNER
       Lets a partner (id or slug) call the hosted Menu, Order and Store APIs for the company's
       stores, and lets its API client ask for the menu, orders and stores scopes.

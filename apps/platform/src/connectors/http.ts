@@ -99,10 +99,6 @@ export class DeliveryError extends Error {
   }
 }
 
-/**
- * A 2xx answer the platform cannot use (not JSON where the contract needs a body, a field it needs
- * missing or of the wrong type). Retrying the same call will not change it, so a job fails at once.
- */
 /** The text as JSON, undefined when it is not (a partner's answer or webhook may be anything). */
 export const parseJson = (text: string): unknown => {
   try {
@@ -112,6 +108,10 @@ export const parseJson = (text: string): unknown => {
   }
 };
 
+/**
+ * A 2xx answer the platform cannot use (not JSON where the contract needs a body, a field it needs
+ * missing or of the wrong type). Retrying the same call will not change it, so a job fails at once.
+ */
 export class UnusableAnswerError extends PermanentJobError {
   constructor(
     message: string,

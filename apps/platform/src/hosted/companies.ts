@@ -77,7 +77,7 @@ export async function importCompany(db: Db, key: Buffer, raw: unknown): Promise<
     let menus = 0;
     for (const { menus: storeMenus, ...store } of list) {
       const [owner] = await tx
-        .select({ companyId: stores.companyId })
+        .select({ companyId: stores.companyId, orderTypes: stores.orderTypes })
         .from(stores)
         .where(eq(stores.id, store.id));
       if (owner && owner.companyId !== company.id) {
@@ -91,7 +91,12 @@ export async function importCompany(db: Db, key: Buffer, raw: unknown): Promise<
         ...c,
         accountToken: encrypt(key, c.accountToken),
       }));
-      const values = { ...store, gatewayCredentials, companyId: company.id };
+      const values = {
+        ...store,
+        gatewayCredentials,
+        orderTypes: keepLiveEstimates(store.orderTypes, owner?.orderTypes ?? []),
+        companyId: company.id,
+      };
       await tx
         .insert(stores)
         .values(values)
@@ -102,6 +107,28 @@ export async function importCompany(db: Db, key: Buffer, raw: unknown): Promise<
       }
     }
     return { company_id: company.id, stores: list.length, menus };
+  });
+}
+
+/**
+ * An order type's `estimatedTime` and who set it are the store's live settings (the Store API's
+ * PATCH, a manager's busy night): an import keeps them for the order types the store has, as it
+ * keeps the system message, and sets them only for new ones.
+ */
+function keepLiveEstimates(
+  imported: readonly StoreOrderType[],
+  stored: readonly StoreOrderType[],
+): StoreOrderType[] {
+  return imported.map((type) => {
+    const live = stored.find((t) => t.id === type.id);
+    return live
+      ? {
+          ...type,
+          estimatedTime: live.estimatedTime,
+          estimatedTimeManager: live.estimatedTimeManager,
+          estimatedTimeManagerDate: live.estimatedTimeManagerDate,
+        }
+      : type;
   });
 }
 

@@ -22,6 +22,7 @@ const storeWithMenus = prepared('hosted_store_menus', (db, name) =>
       live: tokenLiveSql(sql.placeholder('familyId')),
       storeId: stores.id,
       timeZone: stores.timeZone,
+      orderTypes: stores.orderTypes,
       menuId: hostedMenus.id,
       name: hostedMenus.name,
       serviceTypes: hostedMenus.serviceTypes,
@@ -89,7 +90,7 @@ export async function storeAndMenuForOrder(
   storeId: number,
   serviceType: ServiceType,
   order: Pick<OrderInput, 'menuName'>,
-): Promise<{ store: Pick<HostedStore, 'id' | 'zone'>; menu: Menu }> {
+): Promise<{ store: Pick<HostedStore, 'id' | 'zone' | 'orderTypes'>; menu: Menu }> {
   const rows = await storeWithMenus(db).execute({
     storeId,
     partnerId: auth.partnerId,
@@ -98,7 +99,7 @@ export async function storeAndMenuForOrder(
   settleRevocation(auth, rows[0]!.live);
   const first = rows[0]!;
   if (first.storeId === null) throw storeNotVisible(storeId);
-  const store = { id: first.storeId, zone: zoneOf(first.timeZone!) };
+  const store = { id: first.storeId, zone: zoneOf(first.timeZone!), orderTypes: first.orderTypes! };
   const menus = rows.filter((r) => r.menuId !== null);
   const chosen =
     order.menuName !== undefined

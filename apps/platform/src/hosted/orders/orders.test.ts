@@ -196,6 +196,35 @@ describe('POST /Orders and what follows', () => {
     expect(gf.body.data).toMatchObject({ rejectReason: 'itemOutOfStock' });
   }); // prettier-ignore
 
+  it("takes an order on the store's own order-type terms: its estimatedTime and its service types", async () => {
+    const pickup = '/Stores/1001/OrderTypes/Pickup';
+    const busy = await suite.world.hosted('PATCH', pickup, { body: { data: { estimatedTime: 90, estimatedTimeManager: 'Dana' } } });
+    expect(busy.status, busy.text).toBe(200);
+    try {
+      const quoted = await suite.world.hosted('GET', `${pickup}/EstimatedTime`);
+      expect(quoted.body.data.estimatedMinutes).toBe(90);
+      // Due at an open hour in the past: ready the store's 90 minutes from now, not the menu's 20.
+      const placed = await post('/Orders', order({ deferDue: '2026-11-02T12:00:00-05:00' }));
+      expect(placed.status, placed.text).toBe(201);
+      const inMinutes = (Date.parse(placed.body.data.estimatedTime) - Date.now()) / 60_000;
+      expect(inMinutes).toBeGreaterThan(89);
+      expect(inMinutes).toBeLessThan(90.5);
+    } finally {
+      await suite.world.hosted('PATCH', pickup, { body: { data: { estimatedTime: 20, estimatedTimeManager: null } } });
+    }
+    // Delivery is offered for DoorDash and UberEats only (GET /Stores/1001/OrderTypes?serviceType=GrubHub).
+    const offered = await suite.world.hosted('GET', '/Stores/1001/OrderTypes?serviceType=GrubHub');
+    expect(offered.body.data.map((t: { id: string }) => t.id)).toEqual(['Pickup']);
+    const delivery = order({ orderType: 'Delivery', items: [{ id: 'margherita-lg', qty: 2, price: 0 }], discounts: [] });
+    for (const path of ['/PriceOrder', '/Orders']) {
+      const res = await post(path, delivery, { serviceType: 'GrubHub', applyDefaultModifiers: true });
+      expect([path, res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([path, 422, ['order_invalid', 'body.data.orderType']]);
+      expect(res.body.message).toContain('it takes Pickup');
+    }
+    const uber = await post('/Orders', delivery, { serviceType: 'UberEats', applyDefaultModifiers: true });
+    expect(uber.status, uber.text).toBe(201);
+  }); // prettier-ignore
+
   it('lists by business date (3 days at most) and filters; cancels by reference', async () => {
     const a = await post('/Orders', order({ sourceReferenceId: 'list-a', customer: { id: 'cust-9', phoneNumber: '+12125550999' } }), { serviceType: 'UberEats' });
     const b = await post('/Orders', order({ deferDue: '2026-12-03T12:30:00-05:00', sourceReferenceId: 'list-b' }), { serviceType: 'GrubHub' });

@@ -9,6 +9,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
 import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
+import { storeOrderTypeFor } from '../stores/order-types.ts';
 import { storeAndMenuForOrder } from './menu-for.ts';
 import { applyCardPayment } from './payments.ts';
 import { insertOrder, type OrderRow } from './records.ts';
@@ -39,18 +40,23 @@ export function pricingRequestOf<O extends OrderInput>(
   };
 }
 
-/** Prices an order against the store's menu; 422 `order_invalid` when it cannot be priced. */
+/**
+ * Prices an order against the store's menu, on the terms of the store's own order type (offered
+ * for the service type, open, its `estimatedTime`); 422 `order_invalid` when it cannot be priced.
+ */
 export async function priceForStore(
   db: DbOrTx,
   r: PricingRequest,
-): Promise<PricingResult & { store: Pick<HostedStore, 'id' | 'zone'>; deferPrepMinutes: number }> {
+): Promise<PricingResult & { store: Pick<HostedStore, 'id' | 'zone'>; prepMinutes: number }> {
   const { store, menu } = await storeAndMenuForOrder(db, r.auth, r.storeId, r.serviceType, r.order);
+  const terms = storeOrderTypeFor(store.id, store.orderTypes, r.order.orderType, r.serviceType);
   const result = priceOrder({
     menu,
     order: r.order,
     applyDefaultModifiers: r.applyDefaultModifiers,
     timeZone: store.zone,
     now: r.now,
+    storeHours: terms?.operationPeriods,
   });
   if (result.errors.length > 0) {
     const details = result.errors.map((e) => ({ path: `body.data.${e.path}`, message: e.message }));
@@ -60,8 +66,10 @@ export async function priceForStore(
       details,
     );
   }
-  const orderType = menu.orderTypes.find((t) => t.id === r.order.orderType);
-  return { ...result, store, deferPrepMinutes: orderType?.deferPrepMinutes ?? 0 };
+  // The store's current estimate (a manager may have changed it), else the menu's prep minutes.
+  const prepMinutes =
+    terms?.estimatedTime ?? menu.orderTypes.find((t) => t.id === r.order.orderType)?.deferPrepMinutes ?? 0;
+  return { ...result, store, prepMinutes };
 }
 
 export interface Placed {
@@ -72,7 +80,7 @@ export interface Placed {
 
 /**
  * Places an order in the caller's transaction: priced, stored `accepted` (ready at `deferDue`, or
- * after the order type's prep minutes when that is later) or `rejected` with the engine's reason,
+ * after the order type's minutes when that is later) or `rejected` with the engine's reason,
  * and its card payments applied. A rejected order takes no payments.
  */
 export async function placeOrder(
@@ -82,7 +90,7 @@ export async function placeOrder(
   const { creditCardPayments, ...order } = r.order;
   const priced = await priceForStore(tx, { ...r, order });
   const rejection = priced.rejection;
-  const ready = Math.max(Date.parse(order.deferDue), r.now.getTime() + priced.deferPrepMinutes * 60_000);
+  const ready = Math.max(Date.parse(order.deferDue), r.now.getTime() + priced.prepMinutes * 60_000);
   const row = await insertOrder(tx, {
     storeId: priced.store.id,
     partnerId: r.auth.partnerId,

@@ -281,6 +281,16 @@ describe('lines', () => {
     expect(price({ items: [line('burger')], orderType: 'Drone' }).errors.map((e) => e.path)).toEqual(['orderType']);
   }); // prettier-ignore
 
+  it("rejects an order outside the store's own hours for its order type, as outside the menu's", () => {
+    const storeHours = [{ dayOfWeek: 'Tuesday', startTime: '17:00', endTime: '22:00' }];
+    const at = (deferDue: string) =>
+      priceOrder({ menu: MENU, order: OrderInput.parse({ orderType: 'Pickup', deferDue, items: [line('burger')] }), applyDefaultModifiers: false, timeZone: 'America/New_York', now: NOW, storeHours });
+    expect(price({ items: [line('burger')] }).rejection).toBeUndefined(); // the menu's Pickup is open at noon
+    expect(at(TUESDAY_NOON).rejection).toMatchObject({ reason: 'storeClosed', message: expect.stringContaining('closed at 2026-12-01 12:00') });
+    expect(at('2026-12-01T18:00:00-05:00').rejection).toBeUndefined();
+    expect(priceOrder({ menu: MENU, order: OrderInput.parse({ orderType: 'Pickup', deferDue: TUESDAY_NOON, items: [line('burger')] }), applyDefaultModifiers: false, timeZone: 'America/New_York', now: NOW, storeHours: [] }).rejection).toBeUndefined();
+  }); // prettier-ignore
+
   it('lists a modifier once per half, and a half on each side is two modifiers', () => {
     const r = price({ items: [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'ham', selectedHalf: 'Left' }, { id: 'ham', selectedHalf: 'Right' }) })] });
     expect(r.errors).toEqual([]);

@@ -21,6 +21,8 @@ export interface PricingInput {
   timeZone: string;
   /** The request's time: validation codes expire against it. */
   now: Date;
+  /** The store's own hours for the order type (its Store API order type), checked with the menu's. */
+  storeHours?: PricingInput['menu']['orderTypes'][number]['operationPeriods'] | undefined;
 }
 
 export interface PricingProblem {
@@ -49,7 +51,7 @@ export function priceOrder(input: PricingInput): PricingResult {
       'orderType',
       `No order type ${order.orderType} on menu ${menu.displayName}; it has ${menu.orderTypes.map((t) => t.id).join(', ') || 'none'}.`,
     );
-  } else if (orderType.operationPeriods.length > 0 && !inPeriods(orderType.operationPeriods, local)) {
+  } else if (closedAt(orderType.operationPeriods, local) || closedAt(input.storeHours, local)) {
     problems.reject(
       'storeClosed',
       `${orderType.displayName} is closed at ${when(local)} in the store's time zone.`,
@@ -69,7 +71,7 @@ export function priceOrder(input: PricingInput): PricingResult {
     if (priced) {
       const group = menu.groups.find((g) => g.id === priced.groupId)!;
       // No periods (absent or empty): whenever its order type can, as for order types.
-      if (group.operationPeriods?.length && !inPeriods(group.operationPeriods, local)) {
+      if (closedAt(group.operationPeriods, local)) {
         problems.reject(
           'storeClosed',
           `${group.displayName} cannot be ordered at ${when(local)} in the store's time zone.`,
@@ -169,3 +171,7 @@ export function priceOrder(input: PricingInput): PricingResult {
 
 const when = (t: { date: string; weekday: number; minutes: number }) =>
   `${t.date} ${String(Math.floor(t.minutes / 60)).padStart(2, '0')}:${String(t.minutes % 60).padStart(2, '0')} (${dayName(t.weekday)})`;
+
+/** Periods (none, or empty: always open) that do not cover the local time. */
+const closedAt = (periods: Parameters<typeof inPeriods>[0] | undefined, t: Parameters<typeof inPeriods>[1]) =>
+  periods !== undefined && periods.length > 0 && !inPeriods(periods, t);

@@ -12,6 +12,7 @@ import { ApiError } from '../../http/errors.ts';
 import { mount } from '../../http/route.ts';
 import { findGrantedStore, type HostedStore } from '../access.ts';
 import { hostedAnswer, plural } from '../answer.ts';
+import { offeredFor } from './order-types.ts';
 
 function orderTypeOf(store: HostedStore, id: string): StoreOrderType {
   const found = store.orderTypes.find((t) => t.id === id);
@@ -25,9 +26,7 @@ export function registerOrderTypesRoute(app: FastifyInstance): void {
   mount(app, listStoreOrderTypes, async (req) => {
     const store = await findGrantedStore(db, authOf(req), req.params.id);
     const wanted = req.query.serviceType;
-    const types = store.orderTypes.filter(
-      (t) => !wanted || t.serviceTypes.includes(wanted) || t.serviceTypes.includes('None'),
-    );
+    const types = store.orderTypes.filter((t) => !wanted || offeredFor(t, wanted));
     return hostedAnswer(types, `${plural(types.length, 'order type')}.`);
   });
   mount(app, getStoreOrderType, async (req) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_COMPANY_ID, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
+import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { grantCompany, importCompany } from '../companies.ts';
@@ -149,6 +149,9 @@ describe('zones, credentials and order types', () => {
       expect([JSON.stringify(data), res.status]).toEqual([JSON.stringify(data), 400]);
     }
     expect((await world.hosted('GET', path)).body.data).toMatchObject(set);
+    // The store's live estimate survives the operator importing the company file again.
+    await importCompany(platform.app.ctx.db, platform.config.encryptionKey, DEMO_COMPANY);
+    expect((await world.hosted('GET', path)).body.data).toMatchObject({ ...set, serviceTypes: ['DoorDash', 'UberEats'] });
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`)).status).toBe(404);
     expect((await world.hosted('PATCH', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`, { body: { data: { estimatedTime: 5 } } })).status).toBe(404);
   }); // prettier-ignore

@@ -300,6 +300,7 @@ export const DEMO_COMPANY = {
           serviceTypes: ['DoorDash', 'UberEats'],
           paymentTypes: [{ id: 'card', paymentTypeCategory: 'CreditCard' }],
           orderChannels: [{ id: 'marketplace', name: 'Marketplaces' }],
+          operationPeriods: everyDay('11:00', '22:30'),
         },
       ],
       gatewayCredentials: [

@@ -174,8 +174,10 @@ export const createOrder = defineOperation({
   path: '/Orders',
   summary: 'Place an order',
   description: `Prices the order as \`PriceOrder\` does and stores it. It is \`accepted\` when its order type (and each item's
-group) is open at \`deferDue\` in the store's time zone, every item and modifier is in stock and the order type's minimum is
-reached; \`estimatedTime\` is then \`deferDue\`, or now plus the order type's \`deferPrepMinutes\` when that is later.
+group) is open at \`deferDue\` in the store's time zone, on the menu and in the store's own order type (Store API), every item
+and modifier is in stock and the order type's minimum is reached; \`estimatedTime\` is then \`deferDue\`, or now plus the
+store order type's \`estimatedTime\` minutes (the menu's \`deferPrepMinutes\` for a store that lists no order types) when that
+is later. An order type the store does not offer for \`X-Service-Type\` is 422 \`order_invalid\`.
 Otherwise it is stored \`rejected\` and answered 422 \`order_rejected\` with the order in \`data\` and its \`rejectReason\`
 (\`storeClosed\`, \`itemOutOfStock\`, \`orderValidation\`). Card payments in \`creditCardPayments\` are applied in the same
 transaction. Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was (a

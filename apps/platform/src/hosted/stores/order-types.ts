@@ -1,0 +1,35 @@
+import type { StoreOrderType } from '@stream/contracts/apis/hr-stores/index';
+import type { ServiceType } from '@stream/contracts/hosted';
+import { ApiError } from '../../http/errors.ts';
+
+/**
+ * A store's own order types (the Store API's): the service types each is offered for, its hours and
+ * its current `estimatedTime`. PriceOrder and the Order API take an order on these terms, so what
+ * `OrderTypes` and `EstimatedTime` answer is what an order gets.
+ */
+
+/** Offered for the service type (`None` in its list: for every one). */
+export const offeredFor = (type: Pick<StoreOrderType, 'serviceTypes'>, serviceType: ServiceType): boolean =>
+  type.serviceTypes.includes(serviceType) || type.serviceTypes.includes('None');
+
+/**
+ * The store's order type an order of `orderTypeId` for `serviceType` is taken under: undefined when
+ * the store lists no order types (its menu decides alone); 422 `order_invalid` when it lists them
+ * but does not offer this one for the service type.
+ */
+export function storeOrderTypeFor(
+  storeId: number,
+  types: readonly StoreOrderType[],
+  orderTypeId: string,
+  serviceType: ServiceType,
+): StoreOrderType | undefined {
+  if (types.length === 0) return undefined;
+  const type = types.find((t) => t.id === orderTypeId);
+  if (type && offeredFor(type, serviceType)) return type;
+  const offered = types.filter((t) => offeredFor(t, serviceType)).map((t) => t.id);
+  throw new ApiError(
+    'order_invalid',
+    `Store ${storeId} does not take ${orderTypeId} orders for ${serviceType}; it takes ${offered.join(', ') || 'none'} (GET /Stores/${storeId}/OrderTypes?serviceType=${serviceType}).`,
+    [{ path: 'body.data.orderType', message: `not offered for ${serviceType} at this store` }],
+  );
+}
