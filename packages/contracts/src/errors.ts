@@ -39,7 +39,10 @@ export const ERROR_CODES = {
     status: 415,
     description: 'The Content-Type (or Content-Encoding) is not one the endpoint accepts.',
   },
-  payload_too_large: { status: 413, description: 'The body is larger than the 1 MiB limit.' },
+  payload_too_large: {
+    status: 413,
+    description: 'The body is larger than the limit: 1 MiB, or the limit its operation states.',
+  },
   request_timeout: {
     status: 408,
     description: 'The request (headers or body) did not arrive in full in time; the connection is closed.',

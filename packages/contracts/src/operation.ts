@@ -142,6 +142,8 @@ export interface Operation {
     body?: z.ZodType;
     /** Body content types accepted besides JSON (e.g. form-urlencoded for OAuth). */
     bodyContentTypes?: readonly string[];
+    /** The largest body in bytes, when not the server's (`BODY_LIMIT`); larger is 413 `payload_too_large`. */
+    bodyLimit?: number;
     query?: z.ZodType;
     params?: z.ZodType;
     headers?: z.ZodType;

@@ -61,6 +61,7 @@ export function mount<O extends Operation>(
     method: op.method,
     url: withinPrefix(app.prefix, op),
     config: { envelope: envelopeOf(op) },
+    ...(op.request?.bodyLimit ? { bodyLimit: op.request.bodyLimit } : {}),
     schema: {
       ...(op.request?.body ? { body: op.request.body } : {}),
       ...(op.request?.query ? { querystring: op.request.query } : {}),

@@ -138,7 +138,8 @@ export function installErrorHandler(
   const envelopeOf =
     typeof opts.envelope === 'function' ? opts.envelope : () => opts.envelope as ErrorEnvelope;
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
-    const known = describeError(err, bodyLimit);
+    // A route may take larger bodies than the server (an operation's `bodyLimit`).
+    const known = describeError(err, req.routeOptions?.bodyLimit ?? bodyLimit);
     if (known) return sendError(reply, envelopeOf(req), known.status, known);
     req.log.error({ err }, opts.logMessage ?? 'unhandled error');
     return sendError(reply, envelopeOf(req), 500, {

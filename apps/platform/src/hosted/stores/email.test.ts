@@ -93,6 +93,28 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
     }
     expect((await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/Email/eml_nothere`)).status).toBe(404);
   }); // prettier-ignore
+
+  it('refuses a field it does not know (a misspelt recipient list) and two contents of one type, naming them', async () => {
+    const { ccEmails, ...rest } = message('typo');
+    for (const [data, field] of [
+      [[{ ...rest, ccEmail: ccEmails }], 'body.data.0'],
+      [[{ ...message('x'), contents: [{ contentType: 'text/plain', value: 'a' }, { contentType: 'text/plain', value: 'b' }] }], 'body.data.0.contents'],
+      [[{ ...message('x'), toEmails: [{ email: 'ana@example.com', nmae: 'Ana' }] }], 'body.data.0.toEmails.0'],
+    ] as const) {
+      const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data } });
+      expect([res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([400, ['validation_failed', field]]);
+    }
+    const extra = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [message('x')], dryRun: true } });
+    expect(extra.status).toBe(400);
+  }); // prettier-ignore
+
+  it('takes a message of more than 1 MiB (the server-wide limit), up to 10 MiB a request', async () => {
+    const big = { ...message('Big receipt'), attachments: [{ content: Buffer.alloc(520_000, 7).toString('base64'), type: 'application/pdf', filename: 'menu.pdf' }], contents: [{ contentType: 'text/html', value: 'x'.repeat(400_000) }] };
+    const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [big] } });
+    expect(res.status, res.text.slice(0, 300)).toBe(202);
+    const tooBig = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: Array.from({ length: 16 }, () => big) } });
+    expect([tooBig.status, tooBig.body.messagesDetails[0].id, tooBig.body.message]).toEqual([413, 'payload_too_large', 'The body is larger than the 10485760 byte limit.']);
+  }, 30_000); // prettier-ignore
 });
 
 describe('POST /Stores/{id}/Email without SMTP_URL', () => {

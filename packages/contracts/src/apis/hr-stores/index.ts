@@ -546,13 +546,17 @@ the desired time and now plus the order type's \`estimatedTime\` minutes. When t
   errors: HOSTED_ERRORS,
 });
 
-const EmailAddress = z.object({
+// Strict, every level: a misspelt field (\`ccEmail\`) would otherwise drop its recipients silently.
+const EmailAddress = z.strictObject({
   email: z.email('must be an e-mail address').max(254),
   name: z.string().max(100).optional(),
 });
 
+/** The largest e-mail request: the whole body, base64 attachments included (SMTP servers take 10 to 25 MB). */
+export const EMAIL_BODY_LIMIT = 10 * 1024 * 1024;
+
 export const EmailMessage = z
-  .object({
+  .strictObject({
     toEmails: z.array(EmailAddress).min(1, 'needs at least one recipient').max(50),
     ccEmails: z.array(EmailAddress).max(50).default([]),
     bccEmails: z.array(EmailAddress).max(50).default([]),
@@ -560,16 +564,20 @@ export const EmailMessage = z
     subject: z.string().min(1).max(998),
     contents: z
       .array(
-        z.object({
+        z.strictObject({
           contentType: z.enum(['text/plain', 'text/html']),
           value: z.string().max(1_000_000),
         }),
       )
       .min(1, 'needs a text/plain or text/html content')
-      .max(2),
+      .max(2)
+      .refine(
+        (list) => list.length < 2 || list[0]!.contentType !== list[1]!.contentType,
+        'takes one text/plain and one text/html at most, not two of the same type',
+      ),
     attachments: z
       .array(
-        z.object({
+        z.strictObject({
           content: z.base64('must be base64').max(700_000),
           type: z.string().min(1).max(100).meta({ description: 'The MIME type, e.g. application/pdf.' }),
           filename: z.string().min(1).max(255),
@@ -584,7 +592,7 @@ export const EmailMessage = z
       .max(10)
       .default([]),
     tags: z
-      .object({ siteId: z.string().max(50).optional(), emailType: z.string().max(50).optional() })
+      .strictObject({ siteId: z.string().max(50).optional(), emailType: z.string().max(50).optional() })
       .optional(),
   })
   .meta({ id: 'EmailMessage' });
@@ -632,7 +640,8 @@ const queuedExample = ok('1 message queued.', [
 const emailRequest = {
   params: storeParams,
   headers: IdempotencyHeaders,
-  body: z.object({ data: z.array(EmailMessage).min(1).max(20) }),
+  body: z.strictObject({ data: z.array(EmailMessage).min(1).max(20) }),
+  bodyLimit: EMAIL_BODY_LIMIT,
   example: { data: [emailExample] },
 };
 
@@ -657,7 +666,9 @@ export const sendStoreEmail = defineOperation({
   summary: "Send e-mail on a store's behalf",
   description: `Queues the messages and answers 202 with an id for each: they are stored before the answer and sent through
 the platform's SMTP server by the outbox, retried with backoff while the server refuses them for a while (about an hour in
-all), each sent once. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64. Send an
+all), each sent once. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64. The whole
+request is at most ${EMAIL_BODY_LIMIT / 1024 / 1024} MiB (413 \`payload_too_large\`): send large messages one per call. A field
+the schema does not name is 400, so a misspelt recipient list is never dropped silently. Send an
 \`Idempotency-Key\` to retry safely: the retry is answered the same ids and queues nothing. ${WHO}`,
   request: emailRequest,
   ...emailAnswers,
