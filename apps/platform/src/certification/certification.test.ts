@@ -78,6 +78,17 @@ describe('the sandbox simulators certify green', () => {
     expect(menus.every((m) => m.valid)).toBe(true);
   });
 
+  it('keeps credentials out of the report: client secret, codes and tokens are redacted', async () => {
+    const report = await run('pos');
+    const text = JSON.stringify(report);
+    expect(text).not.toContain(client.client_secret);
+    const exchange = report.checks.find((c) => c.id === 'pos.oauth.token')!.exchanges[0]!;
+    expect(exchange.request_body).toMatchObject({ client_secret: '[redacted]', code: '[redacted]', grant_type: 'authorization_code' });
+    expect(exchange.response_body).toMatchObject({ access_token: '[redacted]', refresh_token: '[redacted]' });
+    expect(text).not.toMatch(/"(access_token|refresh_token|client_secret)":"(?!\[redacted\])/);
+    expect(text).not.toMatch(/"grant_type":"authorization_code","code":"(?!\[redacted\])/);
+  }); // prettier-ignore
+
   it('records what was sent and what came back, and what the partner sent', async () => {
     const report = await run('events');
     const received = report.checks.find((c) => c.id === 'events.webhooks.assign-driver')!;
@@ -146,6 +157,26 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     },
     fails: ['dsp.webhooks.new-order'],
     says: /order\.currency/,
+  },
+  {
+    name: 'a route moved behind a redirect (production does not follow it)',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/events',
+      short: { status: 308, body: '', headers: { location: '/api/stream-pos/v1/events' } },
+    },
+    fails: ['pos.events.publish'],
+    says: /answered 308, a redirect to \/api\/stream-pos\/v1\/events, which the platform does not follow/,
+  },
+  {
+    name: 'an answer larger than production reads',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/events',
+      short: { status: 200, body: `"${'x'.repeat(10 * 1024 * 1024)}"` },
+    },
+    fails: ['pos.events.publish'],
+    says: /answer larger than 10485760 bytes/,
   },
   {
     name: 'menu file never downloaded',

@@ -5,8 +5,9 @@ import type {
   CertificationKind,
   CertificationTrigger,
 } from '@stream/contracts/certification';
+import { hasSecrets, redactSecrets } from '@stream/contracts/secret';
 import { hmacHex } from '@stream/contracts/server/signature';
-import { parseJson } from '../connectors/index.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseJson } from '../connectors/index.ts';
 import type { Inbox } from './inbox.ts';
 
 /**
@@ -83,15 +84,39 @@ export interface CallInput {
   token?: string;
   /** Sign the bytes with `X-Stream-Signature` (the webhook secret, or this one). */
   sign?: true | string;
-  redirect?: 'manual';
+  /** Schemas whose secret fields (`secret()` in the contracts) the report shows as `[redacted]`. */
+  redact?: { request?: z.ZodType | undefined; response?: z.ZodType | undefined };
 }
+
+/** What the platform allows a partner in production: the kit holds partners to the same. */
+export const CALL_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 
 const BODY_LIMIT = 4096;
 
-/** A body for the report: parsed JSON as sent, else text cut to 4 KiB. */
-function reportable(text: string, json: unknown): unknown {
+/**
+ * A body for the report: parsed JSON as sent (its secret fields redacted: reports go to CI logs and
+ * the Partner API), else text cut to 4 KiB.
+ */
+function reportable(text: string, json: unknown, schema?: z.ZodType): unknown {
+  if (json !== undefined && schema && hasSecrets(schema)) return redactSecrets(schema, json);
   if (json !== undefined && text.length <= BODY_LIMIT * 4) return json;
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} bytes)` : text;
+}
+
+/** The answer's text, or undefined past `max` bytes (the rest is not read). */
+async function boundedText(res: Response, max: number): Promise<string | undefined> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await res.body.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Why fetch failed, in words: `timeout after 5000 ms`, `ECONNREFUSED`. */
@@ -150,7 +175,9 @@ export class CheckRun {
         direction: 'sent',
         method: input.method,
         url,
-        ...(raw !== undefined ? { request_body: reportable(raw, parseJson(raw)) } : {}),
+        ...(raw !== undefined
+          ? { request_body: reportable(raw, parseJson(raw), input.redact?.request) }
+          : {}),
         status,
         duration_ms: Math.round(performance.now() - started),
         ...extra,
@@ -161,7 +188,8 @@ export class CheckRun {
         method: input.method,
         headers,
         ...(raw !== undefined ? { body: raw } : {}),
-        redirect: input.redirect ?? 'follow',
+        // As production: a redirect is an answer, not followed (see expect2xx).
+        redirect: 'manual',
         signal: AbortSignal.timeout(this.ctx.timeoutMs),
       });
     } catch (err) {
@@ -169,22 +197,32 @@ export class CheckRun {
       record(null, { error });
       this.fail(`${input.method} ${url} got no answer (${error}). Answer within ${this.ctx.timeoutMs} ms.`);
     }
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await res.text();
+      text = await boundedText(res, DEFAULT_MAX_RESPONSE_BYTES);
     } catch (err) {
       const error = networkError(err, this.ctx.timeoutMs);
       record(res.status, { error });
       this.fail(`${input.method} ${url} did not finish its answer (${error}).`);
     }
+    if (text === undefined) {
+      const error = `answer larger than ${DEFAULT_MAX_RESPONSE_BYTES} bytes`;
+      record(res.status, { error });
+      this.fail(`${input.method} ${url}: ${error}, which the platform does not read. Answer less.`);
+    }
     const json = parseJson(text);
-    record(res.status, text ? { response_body: reportable(text, json) } : {});
+    record(res.status, text ? { response_body: reportable(text, json, input.redact?.response) } : {});
     return { status: res.status, headers: res.headers, text, json };
   }
 
   /** Fails unless the answer is 2xx, quoting what came instead. */
   expect2xx(answer: Answer, what: string): void {
     if (answer.status >= 200 && answer.status < 300) return;
+    const location = answer.status >= 300 && answer.status < 400 ? answer.headers.get('location') : null;
+    if (location !== null)
+      this.fail(
+        `${what} must answer 2xx; it answered ${answer.status}, a redirect to ${location}, which the platform does not follow: register the base URL that answers.`,
+      );
     this.fail(`${what} must answer 2xx; it answered ${answer.status}${excerpt(answer.text)}.`);
   }
 

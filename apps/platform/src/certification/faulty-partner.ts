@@ -18,8 +18,8 @@ export interface Fault {
   answer?: (body: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Hold the answer this long. */
   delayMs?: number;
-  /** Answer this without asking the partner. */
-  short?: { status: number; body: unknown };
+  /** Answer this without asking the partner (a string body as it is). */
+  short?: { status: number; body: unknown; headers?: Record<string, string> };
   /** Sign the request with a valid signature before forwarding (a partner that ignores signatures). */
   resign?: string;
   /** Break the partner's webhook of this type: rewrite its body and/or spoil its signature. */
@@ -77,9 +77,10 @@ export async function faultyPartner(
       if (hit && fault.resign) headers['x-stream-signature'] = hmacHex(fault.resign, raw);
       if (hit && fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (hit && fault.short) {
+        const { status, body, headers: extra } = fault.short;
         res
-          .writeHead(fault.short.status, { 'content-type': 'application/json' })
-          .end(JSON.stringify(fault.short.body));
+          .writeHead(status, { 'content-type': 'application/json', ...extra })
+          .end(typeof body === 'string' ? body : JSON.stringify(body));
         return;
       }
       const out = await fetch(`${target}${req.url}`, {

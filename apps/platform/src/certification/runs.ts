@@ -13,6 +13,7 @@ import { decrypt } from '../http/secrets.ts';
 import { defineJobKind } from '../jobs/kinds.ts';
 import { enqueue, transaction } from '../jobs/outbox.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
+import { CALL_TIMEOUT_MS } from './check.ts';
 import { dbInbox } from './db-inbox.ts';
 import { checksFor, runCertification, summarise } from './runner.ts';
 
@@ -26,7 +27,6 @@ type RunRow = typeof certificationRuns.$inferSelect;
 
 /** How long a run waits for each webhook it asks for (a partner without the trigger sends them by hand). */
 export const WEBHOOK_WAIT_MS = 60_000;
-const CALL_TIMEOUT_MS = 10_000;
 
 export function runToWire(row: RunRow): CertificationRun {
   return {

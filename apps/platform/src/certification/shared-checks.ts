@@ -33,6 +33,7 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
           ? { redirect_uri: t.ctx.inbox.redirectUri }
           : {}),
       },
+      redact: { request: token.request?.body, response: token.responses[OAUTH[side].tokenStatus]?.schema },
     });
   const keep = (t: CheckRun, value: unknown, what: string) => {
     const tokens = t.expectShape(OAUTH[side].token.responses[OAUTH[side].tokenStatus]!.schema, value, what);
@@ -53,7 +54,6 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
           method: 'GET',
           path: authorize.path,
           query: { client_id, response_type: 'code', redirect_uri: redirect, state },
-          redirect: 'manual',
         });
         if (answer.status !== 302 && answer.status !== 303) {
           t.fail(

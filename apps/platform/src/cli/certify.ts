@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { CERTIFICATION_KINDS, type CertificationKind } from '@stream/contracts/certification';
+import { CALL_TIMEOUT_MS } from '../certification/check.ts';
 import { listenInbox } from '../certification/inbox.ts';
 import { checkLines, summaryLine, toJUnit } from '../certification/report.ts';
 import { runCertification } from '../certification/runner.ts';
@@ -24,7 +25,7 @@ export const CERTIFY_USAGE = `Usage:
                          127.0.0.1:0, any free port); --public-url is that address as your
                          implementation reaches it (a tunnel, a container host)
       --menu-form v2     (DSP) check the v2 menu file as well as v1
-      --timeout-ms       how long each call may take (default 10000)
+      --timeout-ms       how long each call may take (default 15000, as in production)
       --webhook-wait-ms  how long to wait for each webhook you send (default 60000)
       Exit code 0 only when every required check passed.`;
 
@@ -118,7 +119,7 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
         : {}),
       ...(flags.token ? { token: flags.token } : {}),
       menuV2: menuForm === 'v2',
-      timeoutMs: positive(flags['timeout-ms'], 'timeout-ms', 10_000),
+      timeoutMs: positive(flags['timeout-ms'], 'timeout-ms', CALL_TIMEOUT_MS),
       webhookWaitMs: positive(flags['webhook-wait-ms'], 'webhook-wait-ms', 60_000),
       inbox,
       prompt: (line) => say(`  >>> ${line}`),

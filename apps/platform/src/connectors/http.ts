@@ -19,7 +19,8 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 const EXCERPT_BYTES = 2048;
 const LOGGED_REQUEST_BYTES = 64 * 1024;
-const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** The largest answer read from a partner; a larger one is not read (the certification kit holds partners to it too). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -282,7 +282,7 @@ describe('lines', () => {
   }); // prettier-ignore
 
   it("rejects an order outside the store's own hours for its order type, as outside the menu's", () => {
-    const storeHours = [{ dayOfWeek: 'Tuesday', startTime: '17:00', endTime: '22:00' }];
+    const storeHours = [{ dayOfWeek: 'Tuesday' as const, startTime: '17:00', endTime: '22:00' }];
     const at = (deferDue: string) =>
       priceOrder({ menu: MENU, order: OrderInput.parse({ orderType: 'Pickup', deferDue, items: [line('burger')] }), applyDefaultModifiers: false, timeZone: 'America/New_York', now: NOW, storeHours });
     expect(price({ items: [line('burger')] }).rejection).toBeUndefined(); // the menu's Pickup is open at noon
