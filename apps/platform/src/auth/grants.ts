@@ -65,7 +65,10 @@ export function parseScopes(raw: readonly string[] | string | undefined): Scope[
   return ALL_SCOPES.filter((s) => wanted.has(s));
 }
 
-export function parseTokenRequest(body: OAuthTokenRequest): TokenRequest {
+/** A token request whose client credentials were found (in the body or HTTP Basic: `clientCredentials`). */
+export type AuthenticatedTokenRequest = OAuthTokenRequest & { client_id: string; client_secret: string };
+
+export function parseTokenRequest(body: AuthenticatedTokenRequest): TokenRequest {
   const grant = parseGrantType(body.grant_type);
   if (grant === 'refresh_token' && !body.refresh_token) {
     throw new ApiError('validation_failed', 'body.refresh_token: required with grant_type=refresh_token.', [
@@ -170,7 +173,10 @@ async function rotateRefreshToken(db: DbOrTx, tokenId: string): Promise<string |
 const invalidGrant = (why: string) => new ApiError('invalid_grant', why);
 
 /** `POST /oauth/token`: both grants. Answers the wire response (201). */
-export async function exchangeToken(ctx: AppContext, body: OAuthTokenRequest): Promise<OAuthTokenResponse> {
+export async function exchangeToken(
+  ctx: AppContext,
+  body: AuthenticatedTokenRequest,
+): Promise<OAuthTokenResponse> {
   const req = parseTokenRequest(body);
   const client = await authenticateClient(ctx.db, req.clientId, req.clientSecret);
   // Fetched before any transaction: it may read the outer db.

@@ -107,6 +107,27 @@ describe('POST /oauth/token, client_credentials', () => {
     }
   });
 
+  it('takes the client credentials as HTTP Basic (RFC 6749 2.3.1), form-urlencoded, never in both places', async () => {
+    const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    const form = (body: Record<string, string>, authorization: string) =>
+      fetch(tokenUrl(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization }, body: new URLSearchParams(body) });
+    const ok = await form({ grant_type: 'client_credentials' }, basic(creds.client_id, creds.client_secret));
+    expect(ok.status).toBe(201);
+    expect(decodeJwt(((await ok.json()) as { access_token: string }).access_token).sub).toBe(creds.client_id);
+    // Each part form-urlencoded first: a `+` or `%3A` in a secret arrives decoded.
+    const encoded = await form({ grant_type: 'client_credentials' }, basic(encodeURIComponent(creds.client_id), encodeURIComponent(creds.client_secret)));
+    expect(encoded.status).toBe(201);
+    const wrong = await form({ grant_type: 'client_credentials' }, basic(creds.client_id, 'sk_wrong'));
+    expect([wrong.status, ((await wrong.json()) as { error: { code: string } }).error.code]).toEqual([401, 'invalid_client']);
+    for (const bad of ['Basic', 'Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from(':secret').toString('base64')}`]) {
+      const res = await form({ grant_type: 'client_credentials' }, bad);
+      expect([bad, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([bad, 401, 'invalid_client']);
+    }
+    const both = await form({ grant_type: 'client_credentials', ...pick(creds) }, basic(creds.client_id, creds.client_secret));
+    const error = ((await both.json()) as { error: { code: string; details: { path: string }[] } }).error;
+    expect([both.status, error.code, error.details[0]!.path]).toEqual([400, 'validation_failed', 'headers.authorization']);
+  }); // prettier-ignore
+
   it('answers 400 invalid_scope for a scope the client was not granted, or an unknown one', async () => {
     const limited = await platform.partner({ scopes: ['user', 'onboarding'] });
     const ok = await requestAccessToken(platform.url, limited);

@@ -22,10 +22,18 @@ export const OAuthTokenRequest = z
         enum: [...GRANT_TYPES],
         description: '`client_credentials` for a new token, `refresh_token` to exchange a refresh token.',
       }),
-    client_id: Text().min(1).max(200).meta({ description: 'Your API client id (`cli_...`).' }),
+    client_id: Text()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'Your API client id (`cli_...`); required unless sent as HTTP Basic.' }),
     client_secret: secret(
-      z.string().min(1).max(500).meta({ description: 'Your API client secret (`sk_...`).' }),
-    ),
+      z
+        .string()
+        .min(1)
+        .max(500)
+        .meta({ description: 'Your API client secret (`sk_...`); required unless sent as HTTP Basic.' }),
+    ).optional(),
     exp: z
       .union([z.number(), z.string()])
       .optional()
@@ -107,7 +115,9 @@ export const requestToken = defineOperation({
   summary: 'Request an access token',
   description: [
     'Exchanges API client credentials (`client_credentials`) or a refresh token (`refresh_token`) for a',
-    'Partner API access token. The body may be JSON or `application/x-www-form-urlencoded`.',
+    'Partner API access token. The body may be JSON or `application/x-www-form-urlencoded`. The client',
+    'authenticates with `client_id` and `client_secret` in the body, or with HTTP Basic (RFC 6749 section',
+    '2.3.1: `Authorization: Basic base64(client_id:client_secret)`, as most OAuth libraries send it), not both.',
     '',
     `The access token is an ES256 JWT signed with a key published at \`/.well-known/jwks.json\` (header \`kid\`).`,
     "Claims: `iss` (this platform's URL), `sub` (the client id), `partner_id`, `org_id` (only for a partner",
