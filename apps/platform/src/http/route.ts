@@ -10,6 +10,7 @@ import {
   type Security,
 } from '@stream/contracts/operation';
 import type { z } from 'zod';
+import { ApiError } from './errors.ts';
 
 export type OpRequest<O extends Operation> = FastifyRequest<{
   Body: BodyOf<O>;
@@ -25,6 +26,21 @@ declare module 'fastify' {
   interface FastifyInstance {
     securityHandlers: Map<Security['kind'], SecurityHandlerFactory>;
   }
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * A form body where the operation takes JSON only: 415, before the form is parsed into fields
+ * the schema would then misname (`curl -d` sends a form unless told otherwise). Forms are parsed
+ * for the operations that list them (`bodyContentTypes`: OAuth token requests).
+ */
+async function refuseForm(req: FastifyRequest): Promise<void> {
+  if (req.headers['content-type']?.toLowerCase().startsWith(FORM))
+    throw new ApiError(
+      'unsupported_media_type',
+      'Send the body as application/json (with curl: -H "Content-Type: application/json"); this endpoint takes no form.',
+    );
 }
 
 /**
@@ -61,6 +77,7 @@ export function mount<O extends Operation>(
     method: op.method,
     url: withinPrefix(app.prefix, op),
     config: { envelope: envelopeOf(op) },
+    ...(op.request?.body && !op.request.bodyContentTypes?.includes(FORM) ? { onRequest: refuseForm } : {}),
     ...(op.request?.bodyLimit ? { bodyLimit: op.request.bodyLimit } : {}),
     schema: {
       ...(op.request?.body ? { body: op.request.body } : {}),

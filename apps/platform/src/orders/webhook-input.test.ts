@@ -118,6 +118,18 @@ describe('the DSP webhook refuses', () => {
 });
 
 describe('the POS webhook refuses', () => {
+  it('a correctly signed body sent as a form (curl -d without a JSON content type) with 415, saying so', async () => {
+    const body = JSON.stringify(newOrder(w));
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', 'stream-webhook-signature': sign(w.dspPartner.webhook_secret, body) };
+    const before = await orderCount();
+    for (const url of [dspUrl(), `${w.url}/pos/${w.posPartner.slug}/webhook`]) {
+      const res = await call('POST', url, { body, headers });
+      expect([res.status, res.body.error.code]).toEqual([415, 'unsupported_media_type']);
+      expect(res.body.error.message).toContain('Content-Type: application/json');
+    }
+    expect(await orderCount()).toBe(before);
+  }); // prettier-ignore
+
   it('an unknown type with the list of known ones', async () => {
     const res = await postPos(w, { type: 'order.exploded', object: {} });
     expect(res.status).toBe(400);
