@@ -16,12 +16,21 @@ describe('normalizeCatalog', () => {
   it('keeps extra fields out and takes absent kinds as empty', () => {
     const { catalog, problems } = normalizeCatalog({
       tax: [{ provider_id: 't', name: 'T', rate: 5, vendor_field: 1 }],
-      unknown_kind: [{}],
+      version: 3,
+      vendor: { name: 'x' },
     });
     expect(problems).toEqual([]);
     expect(catalog.tax.get('t')).toEqual({ provider_id: 't', name: 'T', rate: 5 });
     expect(catalog.menu.size).toBe(0);
   });
+
+  it('warns about a list under a key that is not a kind, naming the kind meant (a plural)', () => {
+    const { catalog, problems } = normalizeCatalog({ items: [{ provider_id: 'i', name: 'I' }], modifier_groups: [], extras: [{}] });
+    expect(catalog.item.size).toBe(0);
+    expect(problems.map((p) => [p.severity, p.kind, p.field])).toEqual([['warning', 'catalog', 'items'], ['warning', 'catalog', 'modifier_groups'], ['warning', 'catalog', 'extras']]);
+    expect(problems[0]!.message).toBe('"items" is not a kind and was ignored: did you mean "item"? Kinds are singular; the kinds are category, item_family, item, modifier_group, modifier, menu, tax.');
+    expect(problems[2]!.message).not.toContain('did you mean');
+  }); // prettier-ignore
 
   it('refuses what is not a catalog', () => {
     for (const raw of [null, [], 'catalog', 3]) {

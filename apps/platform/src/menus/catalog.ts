@@ -79,8 +79,27 @@ export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: Ca
     for (let index = 0; index < list.length; index++)
       addObject(catalog, problems, kind, list[index] as unknown, index);
   }
+  warnUnknownKinds(body, problems);
   dropUnsellableFamilies(catalog, problems);
   return { catalog, problems };
+}
+
+/**
+ * A list under a key that is not a kind (`items`, `modifier_groups`): its objects would vanish from
+ * every menu without a word, so it is a warning naming the kind meant. Other extra keys are fine.
+ */
+function warnUnknownKinds(body: Record<string, unknown>, problems: CatalogProblem[]) {
+  for (const [key, value] of Object.entries(body)) {
+    if (!Array.isArray(value) || (KINDS as string[]).includes(key)) continue;
+    const meant = KINDS.find((k) => key.toLowerCase().replace(/s$/, '') === k);
+    problems.push({
+      severity: 'warning',
+      kind: 'catalog',
+      id: null,
+      field: key,
+      message: `"${key}" is not a kind and was ignored${meant ? `: did you mean "${meant}"? Kinds are singular` : ''}; the kinds are ${KINDS.join(', ')}.`,
+    });
+  }
 }
 
 /** The items of each family: those it lists, then those naming it, each once. */
