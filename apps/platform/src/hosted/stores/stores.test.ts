@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
+import { searchStores } from '@stream/contracts/apis/hr-stores/index';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { grantCompany, importCompany } from '../companies.ts';
@@ -62,6 +63,12 @@ describe('GET /Stores (radius search)', () => {
     expect(await ids('Latitude=10&Longitude=20&Radius=7')).toEqual([3001, 3002, 3003, 3004]);
     expect(await ids('Latitude=10&Longitude=20&Radius=6.9')).toEqual([3001, 3002]); // 6.91 is just out
     expect(await ids('Latitude=10.04&Longitude=20')).toEqual([3002, 3001, 3003]); // default 5 miles
+  }); // prettier-ignore
+
+  it("answers the reference's example request with the reference's example answer", async () => {
+    const { example } = searchStores.request;
+    const res = await world.hosted('GET', `/Stores?Latitude=${example.Latitude}&Longitude=${example.Longitude}&Radius=${example.Radius}`, { headers: { 'x-company': example['x-company'] } });
+    expect(res.body).toEqual(searchStores.responses[200].example);
   }); // prettier-ignore
 
   it('reaches across the antimeridian and over a pole', async () => {

@@ -71,9 +71,9 @@ export const StoreWithDistance = Store.extend({
   distance: z.number().meta({ description: 'Great-circle miles from the point searched, to 0.01.' }),
 }).meta({ id: 'StoreWithDistance' });
 
-const demo = DEMO_COMPANY.stores[0];
-const exampleStore = {
-  id: DEMO_STORE_ID,
+/** A demo store as the Store API answers it. */
+const storeExample = (demo: (typeof DEMO_COMPANY.stores)[number]) => ({
+  id: demo.id,
   companyId: DEMO_COMPANY_ID,
   companyName: DEMO_COMPANY.company.name,
   name: demo.name,
@@ -89,7 +89,8 @@ const exampleStore = {
   paymentAddressRequiredForPayments: false,
   latitude: demo.latitude,
   longitude: demo.longitude,
-};
+});
+const exampleStore = storeExample(DEMO_COMPANY.stores[0]);
 
 /** Miles a search reaches when `Radius` is not given (restaurant-apis.md section 9). */
 export const DEFAULT_RADIUS_MILES = 5;
@@ -127,7 +128,11 @@ company not granted to you is 404 \`not_found\`. \`Latitude\` is -90 to 90, \`Lo
     200: {
       description: 'The stores, nearest first.',
       schema: hostedAnswer(z.array(StoreWithDistance)),
-      example: ok('1 store within 5 miles.', [{ ...exampleStore, distance: 0.57 }]),
+      // The demo company's true answer (stores.test.ts checks it against the running API).
+      example: ok('2 stores within 5 miles.', [
+        { ...exampleStore, distance: 0.63 },
+        { ...storeExample(DEMO_COMPANY.stores[1]), distance: 2.63 },
+      ]),
     },
   },
   errors: HOSTED_ERRORS,
@@ -289,7 +294,7 @@ export const StoreOrderType = z
   .meta({ id: 'StoreOrderType' });
 export type StoreOrderType = z.infer<typeof StoreOrderType>;
 
-const exampleGeoFence = demo.geoFences[0];
+const exampleGeoFence = DEMO_COMPANY.stores[0].geoFences[0];
 
 export const listGeoFences = defineOperation({
   ...common,
