@@ -35,6 +35,13 @@ describe('zoneOf (point in polygon)', () => {
   ])('%s', (_what, latitude, longitude, zone) => {
     expect(zoneOf([L], { latitude, longitude })?.id).toBe(zone);
   });
+  it('holds a zone across the antimeridian as the small shape it is', () => {
+    const corners = [[-16.9, 179.9], [-16.9, -179.9], [-17.1, -179.9], [-17.1, 179.9]] as const;
+    const fiji = { ...L, id: 'F', geoCodes: corners.map(([latitude, longitude], i) => ({ sequence: i + 1, latitude, longitude })) };
+    for (const [longitude, inside] of [[179.99, true], [-179.95, true], [180, true], [-180, true], [179.8, false], [-179.8, false], [0, false]] as const)
+      expect([longitude, zoneOf([fiji], { latitude: -17, longitude })?.id]).toEqual([longitude, inside ? 'F' : undefined]);
+  }); // prettier-ignore
+
   it('takes the corners in sequence order, and the first zone that holds the point', () => {
     const other = { ...L, id: 'M' };
     expect(zoneOf([other, L], { latitude: 1.5, longitude: 1.5 })?.id).toBe('M');
@@ -120,8 +127,11 @@ describe('GET /Stores/{id}/DeliveryMetrics, with a geocoder and a route service'
     expect(noRoute.body.messagesDetails[0]).toMatchObject({ id: 'drivingDistance', messageType: 'WARNING' });
     geocoderAnswer = { status: 200, body: [] };
     expect((await world.hosted('GET', query(['9', 'Nowhere']))).body.messagesDetails[0].id).toBe('address_not_found');
-    geocoderAnswer = { status: 500, body: { error: 'down' } };
-    const down = await world.hosted('GET', query(['100', '11th Ave']));
-    expect([down.status, down.body.messagesDetails[0].id]).toEqual([503, 'geo_service_unavailable']);
+    // A geocoder that answers but not usefully is the geocoder's fault (503), not the address's (422).
+    for (const body of [{ error: 'down' }, { lat: '40.7', lon: '-74' }, [{ lat: '200', lon: '500' }], [{ lat: 'x', lon: '1' }], [{}]]) {
+      geocoderAnswer = { status: body && 'error' in body ? 500 : 200, body };
+      const down = await world.hosted('GET', query(['100', '11th Ave']));
+      expect([JSON.stringify(body), down.status, down.body.messagesDetails[0].id]).toEqual([JSON.stringify(body), 503, 'geo_service_unavailable']);
+    }
   }); // prettier-ignore
 });

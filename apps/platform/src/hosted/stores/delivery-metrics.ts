@@ -10,14 +10,23 @@ import { drivingMeters, geocode, type Address } from './geocoder.ts';
 const KM_PER_MILE = 1.609344;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** The first of the store's zones that holds the point (a zone's corners joined in `sequence` order). */
+/** `longitude` moved by whole turns to lie within 180° of `ref`. */
+const near = (longitude: number, ref: number) => longitude - 360 * Math.round((longitude - ref) / 360);
+
+/**
+ * The first of the store's zones that holds the point (a zone's corners joined in `sequence` order).
+ * Each corner is taken within 180° of the one before, and the point near the first corner, so a
+ * zone across the antimeridian (179.9 to -179.9) is the small shape it is, not the rest of the world.
+ */
 export function zoneOf(zones: readonly GeoFence[], at: Point): GeoFence | undefined {
-  const here = point([at.longitude, at.latitude]);
   return zones.find((zone) => {
-    const ring = [...zone.geoCodes]
-      .sort((a, b) => a.sequence - b.sequence)
-      .map((c) => [c.longitude, c.latitude]);
+    const ring: [number, number][] = [];
+    for (const c of [...zone.geoCodes].sort((a, b) => a.sequence - b.sequence)) {
+      const previous = ring.at(-1)?.[0];
+      ring.push([previous === undefined ? c.longitude : near(c.longitude, previous), c.latitude]);
+    }
     ring.push(ring[0]!); // GeoJSON rings are closed
+    const here = point([near(at.longitude, ring[0]![0]), at.latitude]);
     return booleanPointInPolygon(here, polygon([ring]));
   });
 }
