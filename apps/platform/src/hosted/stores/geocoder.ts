@@ -57,13 +57,17 @@ export async function geocode(address: Address, geocoderUrl: string | undefined)
       `The geocoder did not answer usefully (${(err as Error).message}); try again.`,
     );
   }
+  // An empty list is the address's fault; anything else unusable is the geocoder's (503, not 422).
+  const broken = (what: string) =>
+    new ApiError('geo_service_unavailable', `The geocoder answered ${what}; try again later.`);
+  if (!Array.isArray(places)) throw broken('something other than a list of places');
+  const first = places[0] as { lat?: unknown; lon?: unknown } | undefined;
+  if (!first) throw notFound(address);
   // Nominatim answers coordinates as strings.
-  const first = Array.isArray(places)
-    ? (places[0] as { lat?: unknown; lon?: unknown } | undefined)
-    : undefined;
-  const latitude = Number(first?.lat);
-  const longitude = Number(first?.lon);
-  if (!first || !Number.isFinite(latitude) || !Number.isFinite(longitude)) throw notFound(address);
+  const latitude = Number(first.lat);
+  const longitude = Number(first.lon);
+  if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180))
+    throw broken(`a place without usable coordinates (lat ${String(first.lat)}, lon ${String(first.lon)})`);
   return { latitude, longitude };
 }
 
