@@ -128,7 +128,8 @@ function posOrder(overrides: Partial<PosOrder> = {}): PosOrder {
     customer_phone_code: '',
     line_items: [
       {
-        provider_id: 'taco-carnitas',
+        // An item of the demo catalog the sandbox POS serves.
+        provider_id: 'itm-carnitas-1',
         name: 'Carnitas taco',
         quantity: 2,
         price_amount: 450,
@@ -189,7 +190,7 @@ describe('sandbox POS orders', () => {
   });
 
   it.each([
-    ['reject_stock', { stockValidation: [{ type: 'item', provider_id: 'taco-carnitas', quantity: 0 }] }],
+    ['reject_stock', { stockValidation: [{ type: 'item', provider_id: 'itm-carnitas-1', quantity: 0 }] }],
     ['reject_totals', { orderTotalsValidation: [{ posTotal: 1080, streamTotal: 980 }] }],
     [
       'reject_invalid_cart',
@@ -207,6 +208,59 @@ describe('sandbox POS orders', () => {
     expect(res.status).toBe(400);
     expect(PosValidationError.parse(res.body)).toEqual({ posValidation });
     expect(await pos.control.orders()).toEqual([]);
+  });
+
+  it('refuses items and modifiers its catalog does not sell as out of stock, whatever the behaviour', async () => {
+    const line = posOrder().line_items[0]!;
+    const salsa = {
+      provider_id: 'mod-verde',
+      name: 'Salsa verde',
+      quantity: 1,
+      price_amount: 0,
+      price_currency: 'USD',
+    };
+    const known = posOrder({
+      line_items: [
+        { ...line, modifiers: [{ ...salsa, modifiers: [] }] },
+        // A family sold without items is its own variation.
+        { ...line, provider_id: 'fam-veggie', modifiers: [] },
+      ],
+    });
+    expect((await create(known)).status).toBe(200);
+    const unknown = posOrder({
+      line_items: [
+        line,
+        { ...line, provider_id: 'cert-unknown-item', modifiers: [] },
+        {
+          ...line,
+          modifiers: [{ ...salsa, modifiers: [{ ...salsa, provider_id: 'mod-ghost', modifiers: [] }] }],
+        },
+      ],
+    });
+    for (const behavior of ['accept', 'accept_async', 'reject_totals'] as const) {
+      await pos.control.switches({ order_behavior: behavior });
+      const res = await create(unknown);
+      expect(res.status).toBe(400);
+      expect(PosValidationError.parse(res.body)).toEqual({
+        posValidation: {
+          stockValidation: [
+            { type: 'item', provider_id: 'cert-unknown-item', quantity: 0 },
+            { type: 'modifier', provider_id: 'mod-ghost', quantity: 0 },
+          ],
+        },
+      });
+    }
+    // What it sells is what its catalog says: a replaced catalog without the item refuses it too.
+    await pos.control.switches({ order_behavior: 'accept' });
+    await pos.control.setCatalog({ item: [{ provider_id: 'itm-other', name: 'Other', price_amount: 1 }] });
+    try {
+      expect((await create(posOrder())).body.posValidation.stockValidation).toEqual([
+        { type: 'item', provider_id: 'itm-carnitas-1', quantity: 0 },
+      ]);
+    } finally {
+      await pos.control.setCatalog(undefined);
+    }
+    expect(await pos.control.orders()).toHaveLength(1);
   });
 
   it('refuses a location it does not know as store_unavailable, whatever the behaviour', async () => {
