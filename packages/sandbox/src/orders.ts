@@ -12,7 +12,8 @@ import {
 import { SandboxError, check, parse, route } from './http.ts';
 import { WEBHOOK_PATHS, sendDspWebhook, sendSigned, type PlatformAnswer } from './send.ts';
 import { DEMO_CATALOG } from './catalog.ts';
-import { menuOrderFor, menuState, receivePublish } from './menus.ts';
+import { menuState, receivePublish } from './menus.ts';
+import { withMenuItems as fillFromMenu } from './menu-order.ts';
 import type { Sim } from './sim.ts';
 import type { HeldOrder, OrderBehavior } from './state.ts';
 
@@ -271,20 +272,6 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
   }
 }
 
-/**
- * A `new_order` without items for a store that has a published menu orders from that menu (its
- * stream_ids), as a real DSP's order would; before any menu the demo order's own ids are used.
- */
-export function withMenuItems(sim: Sim, input: unknown): unknown {
-  const given = (input ?? {}) as { type?: unknown; location_id?: unknown; order?: Record<string, unknown> };
-  if (given.type !== 'new_order' || typeof given.location_id !== 'string') return input;
-  if (
-    given.order !== undefined &&
-    (typeof given.order !== 'object' || given.order === null || 'items' in given.order)
-  )
-    return input;
-  const menu = menuOrderFor(sim, given.location_id);
-  if (!menu) return input;
-  const tax = Math.round(menu.subtotal * 0.08625);
-  return { ...given, order: { ...given.order, items: menu.items, subtotal: menu.subtotal, tax } };
-}
+/** {@link fillFromMenu} with the menus this DSP simulator downloaded. */
+export const withMenuItems = (sim: Sim, input: unknown): unknown =>
+  fillFromMenu(input, (storeId) => menuState(sim).downloads.get(storeId)?.menu_file);
