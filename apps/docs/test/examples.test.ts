@@ -221,6 +221,13 @@ describe('curl examples of the guides, against a platform', () => {
           const result = schemaFor(ref).safeParse(JSON.parse(body));
           expect(result.success ? [] : result.error.issues).toEqual([]);
         }
+        // An order example shows what happened to the order, not only that it was taken: its answer's
+        // `status` is the one the block names (`outcome=<status>`), and never `failed` unless it names that.
+        const answer = /^content-type:[^\r\n]*json/im.test(headers) && body ? JSON.parse(body) : undefined;
+        if (block.meta.outcome)
+          expect(answer?.status, 'the outcome the guide shows').toBe(block.meta.outcome);
+        else if (typeof answer?.status === 'string')
+          expect(answer.status, `the outcome the guide shows (${body})`).not.toBe('failed');
         if (block.meta.error) {
           const answer = JSON.parse(body);
           expect(answer.error?.code ?? answer.messagesDetails?.[0]?.id).toBe(block.meta.error);
