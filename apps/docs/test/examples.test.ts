@@ -20,6 +20,7 @@ import { hmacHex } from '../../platform/src/http/secrets.ts';
 import { verifySignature } from '../../platform/src/webhooks/signature.ts';
 import { findPartner } from '../../platform/src/partners/service.ts';
 import { sandboxCredentials } from '../../platform/src/sandbox-bootstrap.ts';
+import { directCommands } from '../../platform/src/admin/commands.ts';
 import { call } from '../../platform/test/http.ts';
 import type { TestPlatform } from '../../platform/test/platform.ts';
 import {
@@ -75,11 +76,8 @@ async function sandboxEnv(platform: TestPlatform): Promise<Record<string, string
     const creds =
       partner && (await sandboxCredentials(platform.app.ctx.db, platform.config.encryptionKey, partner));
     if (!creds?.base_url) throw new Error(`no sandbox-${kind}`);
-    // The POS and DSP simulators take the OAuth client they issued; the event provider, its partner's own client.
-    const client =
-      kind === 'events'
-        ? { id: creds.client_id, secret: creds.client_secret }
-        : { id: creds.oauth_client_id, secret: creds.oauth_client_secret };
+    // The partner's own client (Partner API, and every simulator's control routes), as the sandbox guide's shell set-up.
+    const client = { id: creds.client_id, secret: creds.client_secret };
     if (!client.id || !client.secret) throw new Error(`no client for sandbox-${kind}`);
     const prefix = `SANDBOX_${kind.toUpperCase()}`;
     Object.assign(env, {
@@ -90,6 +88,13 @@ async function sandboxEnv(platform: TestPlatform): Promise<Record<string, string
       [`${prefix}_PARTNER_ID`]: creds.partner_id,
       [`${prefix}_PARTNER_SLUG`]: creds.slug,
       [`${prefix}_WEBHOOK_SECRET`]: creds.webhook_secret,
+      // The OAuth client the sandbox POS issued to Stream (its authorize and token examples).
+      ...(kind === 'pos'
+        ? {
+            SANDBOX_POS_OAUTH_CLIENT_ID: creds.oauth_client_id!,
+            SANDBOX_POS_OAUTH_CLIENT_SECRET: creds.oauth_client_secret!,
+          }
+        : {}),
     });
   }
   return env;
@@ -181,6 +186,48 @@ describe('curl examples of the guides, against a platform', () => {
     expect(curlBlocks.length).toBeGreaterThan(0);
   });
 
+  it("the sandbox guide's shell set-up gives, from `partners list`, the sandbox variables every example uses", async () => {
+    const setup = blocks.filter((b) => b.meta['shell-setup']);
+    expect(setup.map((b) => b.where)).toEqual([expect.stringMatching(/sandbox\.mdx:/)]);
+    const bin = mkdtempSync(join(tmpdir(), 'docs-npx-'));
+    try {
+      // `npx stream-platform partners list` prints what the CLI prints: the admin command's answer as JSON.
+      const list = await directCommands(
+        platform.app.ctx.database,
+        platform.config.encryptionKey,
+      ).listPartners();
+      writeFileSync(join(bin, 'partners.json'), JSON.stringify(list, null, 2));
+      writeFileSync(
+        join(bin, 'npx'),
+        `#!/bin/sh\n[ "$*" = "stream-platform partners list" ] || exit 9\ncat "${join(bin, 'partners.json')}"\n`,
+        { mode: 0o755 },
+      );
+      const { stdout: all } = await run(
+        'bash',
+        [
+          '-c',
+          `set -euo pipefail\n${setup[0]!.code}\nfor v in $(compgen -v SANDBOX_); do printf '%s=%s\\n' "$v" "\${!v}"; done`,
+        ],
+        { env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME } },
+      );
+      const defined = Object.fromEntries(
+        all
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+      const sandboxVars = Object.fromEntries(Object.entries(base).filter(([k]) => k.startsWith('SANDBOX_')));
+      expect(defined).toEqual(sandboxVars);
+      // Every SANDBOX_ variable an example uses is one the set-up defines.
+      const used = new Set(
+        curlBlocks.flatMap((b) => [...b.code.matchAll(/\$\{?(SANDBOX_[A-Z_]+)/g)].map((m) => m[1]!)),
+      );
+      expect([...used].filter((v) => !(v in defined))).toEqual([]);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it.each(curlBlocks.map((b) => [b.where, b] as const))(
     '%s answers what it says',
     async (_where, block: CodeBlock) => {
@@ -221,6 +268,13 @@ describe('curl examples of the guides, against a platform', () => {
           const result = schemaFor(ref).safeParse(JSON.parse(body));
           expect(result.success ? [] : result.error.issues).toEqual([]);
         }
+        // An order example shows what happened to the order, not only that it was taken: its answer's
+        // `status` is the one the block names (`outcome=<status>`), and never `failed` unless it names that.
+        const answer = /^content-type:[^\r\n]*json/im.test(headers) && body ? JSON.parse(body) : undefined;
+        if (block.meta.outcome)
+          expect(answer?.status, 'the outcome the guide shows').toBe(block.meta.outcome);
+        else if (typeof answer?.status === 'string')
+          expect(answer.status, `the outcome the guide shows (${body})`).not.toBe('failed');
         if (block.meta.error) {
           const answer = JSON.parse(body);
           expect(answer.error?.code ?? answer.messagesDetails?.[0]?.id).toBe(block.meta.error);

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SandboxError } from './http.ts';
+import { needsMenuItems, withMenuItems } from './menu-order.ts';
 import {
   createSandboxServer,
+  sandboxControl,
   sendDspWebhook,
   SANDBOX_KINDS,
   type PlatformAnswer,
@@ -11,10 +13,13 @@ import {
 } from './index.ts';
 
 const USAGE = `Usage: stream-sandbox <pos|dsp|events> [options]
-       stream-sandbox dsp send-order --platform URL --partner ID --secret S --location STORE [send options]
+       stream-sandbox dsp send-order --platform URL --partner ID --secret S --location STORE
+                                     --client-id ID --client-secret S [send options]
 
 Runs a simulated partner on its own, or (send-order) posts one signed webhook to the platform as a
 DSP would and prints the platform's answer as JSON ({status, body}; exit 1 when it is 4xx or 5xx).
+A new order without items orders from the menu published to the store, read from the sandbox DSP
+that downloaded it (as its POST /_sandbox/send does).
 
 Options (environment variable in brackets):
   --port N              port to listen on (default 7001 pos, 7002 dsp, 7003 events) [PORT]
@@ -35,7 +40,12 @@ Send options:
   --location STORE      the store (location_id); not needed when --file holds a whole webhook
   --type T              new_order (default), cancel_order, delivery_status_update, store_status_update
   --file F              JSON: a whole webhook when it has a "type", else (new_order) a partial order
-                        filled into the demo order
+                        filled into the demo order (without "items": the store's menu, see --dsp)
+  --dsp URL             the sandbox DSP that holds the store's published menu
+                        (default {platform}/sandbox/dsp, the one mounted on the platform)
+  --client-id ID        its control credentials (HTTP Basic): the sandbox-dsp partner's client_id,
+  --client-secret S     or the OAuth client the DSP issued (stream-platform partners list); needed
+                        for a new order without items
   --order-id ID         the order's id (new_order), or the order a cancel or delivery status names
   --reason R            cancel_order: cancel_reason
   --delivery-status S   delivery_status_update: the delivery status
@@ -92,6 +102,46 @@ function webhookFromFlags(v: Partial<Record<string, string>>): Record<string, un
   }
 }
 
+/**
+ * A new order without items, filled from the menu published to its store, as the sandbox DSP's own
+ * `POST /_sandbox/send` fills it ({@link withMenuItems}): the DSP that downloaded the menu is asked for it.
+ * Without a menu there is nothing a POS would take, so nothing is sent.
+ */
+async function fromPublishedMenu(webhook: unknown, v: Partial<Record<string, string>>): Promise<unknown> {
+  const store = (webhook as { location_id: string }).location_id;
+  if (!v['client-id'] || !v['client-secret']) {
+    throw new UsageError(
+      `--client-id and --client-secret are required for an order without items: the sandbox DSP's ` +
+        `credentials, to read the menu published to ${store} (or give the order's "items" in --file).`,
+    );
+  }
+  const dsp = v.dsp ?? `${v.platform!.replace(/\/$/, '')}/sandbox/dsp`;
+  let menus;
+  try {
+    menus = await sandboxControl(dsp, {
+      client_id: v['client-id'],
+      client_secret: v['client-secret'],
+    }).menus();
+  } catch (err) {
+    throw new SandboxError(
+      'internal_error',
+      `Could not read the menus of the sandbox DSP at ${dsp} (${(err as Error).message}).`,
+      undefined,
+      502,
+    );
+  }
+  const file = menus.find((m) => m.location_id === store)?.menu_file;
+  const filled = withMenuItems(webhook, () => file);
+  if (filled === webhook) {
+    throw new SandboxError(
+      'not_found',
+      `The sandbox DSP at ${dsp} holds no menu with an item to order for store ${store}: bind the store to a ` +
+        `POS location (that publishes its menu), or give the order's "items" in --file.`,
+    );
+  }
+  return filled;
+}
+
 /** `dsp send-order`: one signed webhook to `POST /order/{partner}` (as `/_sandbox/send`), the answer on stdout. */
 async function sendOrder(argv: string[]): Promise<void> {
   const text = { type: 'string' } as const;
@@ -108,6 +158,9 @@ async function sendOrder(argv: string[]): Promise<void> {
       reason: text,
       'delivery-status': text,
       'store-status': text,
+      dsp: text,
+      'client-id': text,
+      'client-secret': text,
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -116,7 +169,8 @@ async function sendOrder(argv: string[]): Promise<void> {
   for (const flag of ['platform', 'partner', 'secret'] as const) {
     if (!v[flag]) throw new UsageError(`--${flag} is required.`);
   }
-  const webhook = webhookFromFlags(v);
+  let webhook: unknown = webhookFromFlags(v);
+  if (needsMenuItems(webhook)) webhook = await fromPublishedMenu(webhook, v);
   let answer: PlatformAnswer;
   try {
     answer = await sendDspWebhook(v.platform!, v.partner!, v.secret!, webhook);

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DspWebhook, type DspOrder } from '@stream/contracts/apis/become-a-dsp/index';
+import { EXAMPLE_MENU_FILE } from '@stream/contracts/apis/become-a-dsp/menu-file';
 import { PosOrderAnswer, PosValidationError, type PosOrder } from '@stream/contracts/apis/become-a-pos/index';
 import { call } from '../../../apps/platform/test/http.ts';
 import { waitFor } from '../../../apps/platform/test/wait.ts';
@@ -128,7 +129,8 @@ function posOrder(overrides: Partial<PosOrder> = {}): PosOrder {
     customer_phone_code: '',
     line_items: [
       {
-        provider_id: 'taco-carnitas',
+        // An item of the demo catalog the sandbox POS serves.
+        provider_id: 'itm-carnitas-1',
         name: 'Carnitas taco',
         quantity: 2,
         price_amount: 450,
@@ -189,7 +191,7 @@ describe('sandbox POS orders', () => {
   });
 
   it.each([
-    ['reject_stock', { stockValidation: [{ type: 'item', provider_id: 'taco-carnitas', quantity: 0 }] }],
+    ['reject_stock', { stockValidation: [{ type: 'item', provider_id: 'itm-carnitas-1', quantity: 0 }] }],
     ['reject_totals', { orderTotalsValidation: [{ posTotal: 1080, streamTotal: 980 }] }],
     [
       'reject_invalid_cart',
@@ -207,6 +209,59 @@ describe('sandbox POS orders', () => {
     expect(res.status).toBe(400);
     expect(PosValidationError.parse(res.body)).toEqual({ posValidation });
     expect(await pos.control.orders()).toEqual([]);
+  });
+
+  it('refuses items and modifiers its catalog does not sell as out of stock, whatever the behaviour', async () => {
+    const line = posOrder().line_items[0]!;
+    const salsa = {
+      provider_id: 'mod-verde',
+      name: 'Salsa verde',
+      quantity: 1,
+      price_amount: 0,
+      price_currency: 'USD',
+    };
+    const known = posOrder({
+      line_items: [
+        { ...line, modifiers: [{ ...salsa, modifiers: [] }] },
+        // A family sold without items is its own variation.
+        { ...line, provider_id: 'fam-veggie', modifiers: [] },
+      ],
+    });
+    expect((await create(known)).status).toBe(200);
+    const unknown = posOrder({
+      line_items: [
+        line,
+        { ...line, provider_id: 'cert-unknown-item', modifiers: [] },
+        {
+          ...line,
+          modifiers: [{ ...salsa, modifiers: [{ ...salsa, provider_id: 'mod-ghost', modifiers: [] }] }],
+        },
+      ],
+    });
+    for (const behavior of ['accept', 'accept_async', 'reject_totals'] as const) {
+      await pos.control.switches({ order_behavior: behavior });
+      const res = await create(unknown);
+      expect(res.status).toBe(400);
+      expect(PosValidationError.parse(res.body)).toEqual({
+        posValidation: {
+          stockValidation: [
+            { type: 'item', provider_id: 'cert-unknown-item', quantity: 0 },
+            { type: 'modifier', provider_id: 'mod-ghost', quantity: 0 },
+          ],
+        },
+      });
+    }
+    // What it sells is what its catalog says: a replaced catalog without the item refuses it too.
+    await pos.control.switches({ order_behavior: 'accept' });
+    await pos.control.setCatalog({ item: [{ provider_id: 'itm-other', name: 'Other', price_amount: 1 }] });
+    try {
+      expect((await create(posOrder())).body.posValidation.stockValidation).toEqual([
+        { type: 'item', provider_id: 'itm-carnitas-1', quantity: 0 },
+      ]);
+    } finally {
+      await pos.control.setCatalog(undefined);
+    }
+    expect(await pos.control.orders()).toHaveLength(1);
   });
 
   it('refuses a location it does not know as store_unavailable, whatever the behaviour', async () => {
@@ -643,17 +698,36 @@ describe('stream-sandbox dsp send-order', () => {
     );
   let platform: PlatformStub;
   let base: string[];
+  /** A sandbox DSP that downloaded EXAMPLE_MENU_FILE for store-1001, and its control credentials as flags. */
+  let menu: string[];
   beforeAll(async () => {
     platform = await startPlatform();
     base = ['--platform', platform.url, '--partner', 'prt_cli', '--secret', SECRET];
+    const files = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(EXAMPLE_MENU_FILE));
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => files.close(resolve)));
+    const dsp = await startSim('dsp');
+    const published = await call('POST', `${dsp.url}/stream-dsp/v1/event`, {
+      token: merchantToken('dsp'),
+      body: {
+        type: 'location.publish',
+        location_id: 'store-1001',
+        download_url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/menu.json`,
+      },
+    });
+    expect(published.status).toBe(200);
+    menu = ['--dsp', dsp.url, '--client-id', client.client_id, '--client-secret', client.client_secret];
   });
   beforeEach(() => {
     platform.hits.length = 0;
     platform.answer = defaultAnswer;
   });
 
-  it('posts a signed demo order, or the order in --file, and prints the answer as JSON', async () => {
-    const res = await run([...base, '--location', 'store-1001']);
+  it("orders from the store's published menu, as the DSP's /_sandbox/send does, and prints the answer as JSON", async () => {
+    const res = await run([...base, ...menu, '--location', 'store-1001']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({
       status: 202,
@@ -661,16 +735,63 @@ describe('stream-sandbox dsp send-order', () => {
     });
     const file = join(mkdtempSync(join(tmpdir(), 'send-order-')), 'order.json');
     writeFileSync(file, JSON.stringify({ special_instructions: 'From the CLI' }));
-    await run([...base, '--location', 'store-1002', '--file', file, '--order-id', 'cli-1']);
+    await run([...base, ...menu, '--location', 'store-1001', '--file', file, '--order-id', 'cli-1']);
     expect(platform.hits.map((h) => [h.path, h.signed])).toEqual([
       ['/order/prt_cli', true],
       ['/order/prt_cli', true],
     ]);
-    expect(DspWebhook.parse(platform.hits[1]!.body)).toMatchObject({
-      type: 'new_order',
-      location_id: 'store-1002',
-      order: { id: 'cli-1', special_instructions: 'From the CLI' },
-    });
+    // The ids a POS knows: the menu's stream_ids (first variation, first choice), never demo ids.
+    const variation = EXAMPLE_MENU_FILE.menus[0]!.categories[0]!.items[0]!;
+    const items = [
+      {
+        id: variation.variations[0]!.stream_id,
+        item_id: variation.stream_id,
+        price: 450,
+        modifiers: [
+          {
+            id: variation.modifier_groups[0]!.modifiers[0]!.stream_id,
+            modifier_group_id: variation.modifier_groups[0]!.stream_id,
+          },
+        ],
+      },
+    ];
+    for (const hit of platform.hits) {
+      expect(DspWebhook.parse(hit.body)).toMatchObject({
+        type: 'new_order',
+        order: { items, subtotal: 450 },
+      });
+    }
+    expect(platform.hits[1]!.body.order).toMatchObject({ id: 'cli-1', special_instructions: 'From the CLI' });
+    // Items given in --file are sent as given.
+    writeFileSync(file, JSON.stringify({ id: 'cli-2', items: demoDspOrder().items }));
+    expect((await run([...base, '--location', 'store-1002', '--file', file])).code).toBe(0);
+    expect(platform.hits[2]!.body.order).toMatchObject({ id: 'cli-2', items: demoDspOrder().items });
+  });
+
+  it('sends no order without items it cannot fill from a published menu, saying why', async () => {
+    const noCredentials = await run([...base, '--location', 'store-1001']);
+    expect([noCredentials.code, noCredentials.stderr]).toEqual([
+      2,
+      expect.stringContaining('--client-id and --client-secret are required for an order without items'),
+    ]);
+    const noMenu = await run([...base, ...menu, '--location', 'store-1003']);
+    expect([noMenu.code, noMenu.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^stream-sandbox: The sandbox DSP at \S+ holds no menu .* for store store-1003/),
+    ]);
+    const wrongCredentials = await run([
+      ...base,
+      ...menu.slice(0, 4),
+      '--client-secret',
+      'wrong',
+      '--location',
+      'store-1001',
+    ]);
+    expect([wrongCredentials.code, wrongCredentials.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^stream-sandbox: Could not read the menus of the sandbox DSP at .*401/),
+    ]);
+    expect(platform.hits).toEqual([]);
   });
 
   it('sends the other types from flags, a whole webhook from --file, and exits 1 on a refusal', async () => {
@@ -727,6 +848,10 @@ describe('stream-sandbox dsp send-order', () => {
       's',
       '--location',
       's',
+      '--type',
+      'cancel_order',
+      '--order-id',
+      'o',
     ]);
     expect(gone.code).toBe(1);
     expect(gone.stderr.trim()).toMatch(

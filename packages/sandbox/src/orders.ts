@@ -12,7 +12,8 @@ import {
 import { SandboxError, check, parse, route } from './http.ts';
 import { WEBHOOK_PATHS, sendDspWebhook, sendSigned, type PlatformAnswer } from './send.ts';
 import { DEMO_CATALOG } from './catalog.ts';
-import { menuOrderFor, menuState, receivePublish } from './menus.ts';
+import { menuState, receivePublish } from './menus.ts';
+import { withMenuItems as fillFromMenu } from './menu-order.ts';
 import type { Sim } from './sim.ts';
 import type { HeldOrder, OrderBehavior } from './state.ts';
 
@@ -42,7 +43,41 @@ const REFUSALS: Partial<Record<OrderBehavior, (o: PosOrder) => PosValidationErro
   }),
 };
 
-/** Where the simulator sends its webhooks, or 409 when it does not know (URL, secret or partner). */
+/**
+ * The lines of `order` the catalog the POS serves does not sell, as the stock refusal a POS answers for
+ * them (none left): an item or a family (a family sold without items is its own variation) unknown by
+ * `provider_id`, or a modifier, at any depth. The catalog may be any JSON (`PUT /_sandbox/catalog`).
+ */
+export function unknownLines(catalog: unknown, order: PosOrder): NonNullable<StockRefusal> {
+  const idsOf = (kind: string) => {
+    const list = (catalog as Record<string, unknown> | null)?.[kind];
+    return new Set(
+      (Array.isArray(list) ? list : []).map((o) => (o as { provider_id?: unknown } | null)?.provider_id),
+    );
+  };
+  const items = new Set([...idsOf('item'), ...idsOf('item_family')]);
+  const modifiers = idsOf('modifier');
+  const out: NonNullable<StockRefusal> = [];
+  const seen = new Set<string>();
+  const add = (type: 'item' | 'modifier', provider_id: string) => {
+    if (seen.has(`${type}:${provider_id}`)) return;
+    seen.add(`${type}:${provider_id}`);
+    out.push({ type, provider_id, quantity: 0 });
+  };
+  const walk = (list: PosOrder['line_items'][number]['modifiers']) => {
+    for (const m of list ?? []) {
+      if (!modifiers.has(m.provider_id)) add('modifier', m.provider_id);
+      walk(m.modifiers);
+    }
+  };
+  for (const line of order.line_items) {
+    if (!items.has(line.provider_id)) add('item', line.provider_id);
+    walk(line.modifiers);
+  }
+  return out;
+}
+type StockRefusal = PosValidationError['posValidation']['stockValidation'];
+
 /** The POS's webhook `raw`, byte for byte, signed, to `POST /pos/{partnerRef}/webhook`. */
 async function posWebhook(sim: Sim, raw: string | Buffer): Promise<PlatformAnswer> {
   const { url, secret, ref } = sim.platform();
@@ -128,6 +163,9 @@ export function registerPosOrders(app: FastifyInstance, sim: Sim): void {
         503,
       );
     }
+    // A POS refuses what it does not sell, whatever the switch says: the DSP hears items_unavailable.
+    const unknown = unknownLines(menuState(sim).catalog, order);
+    if (unknown.length) return refuse({ stockValidation: unknown });
     const refusal = REFUSALS[behavior];
     if (refusal) return refuse(refusal(order));
     const held: HeldOrder = {
@@ -234,20 +272,6 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
   }
 }
 
-/**
- * A `new_order` without items for a store that has a published menu orders from that menu (its
- * stream_ids), as a real DSP's order would; before any menu the demo order's own ids are used.
- */
-export function withMenuItems(sim: Sim, input: unknown): unknown {
-  const given = (input ?? {}) as { type?: unknown; location_id?: unknown; order?: Record<string, unknown> };
-  if (given.type !== 'new_order' || typeof given.location_id !== 'string') return input;
-  if (
-    given.order !== undefined &&
-    (typeof given.order !== 'object' || given.order === null || 'items' in given.order)
-  )
-    return input;
-  const menu = menuOrderFor(sim, given.location_id);
-  if (!menu) return input;
-  const tax = Math.round(menu.subtotal * 0.08625);
-  return { ...given, order: { ...given.order, items: menu.items, subtotal: menu.subtotal, tax } };
-}
+/** {@link fillFromMenu} with the menus this DSP simulator downloaded. */
+export const withMenuItems = (sim: Sim, input: unknown): unknown =>
+  fillFromMenu(input, (storeId) => menuState(sim).downloads.get(storeId)?.menu_file);

@@ -147,11 +147,22 @@ describe('the sandbox order flow', () => {
       store,
       '--file',
       file,
+      // The sandbox DSP's credentials: the order is made from the menu published to the store.
+      '--client-id',
+      creds!.client_id,
+      '--client-secret',
+      creds!.client_secret,
     ]);
     expect(JSON.parse(stdout)).toMatchObject({
       status: 202,
-      body: { order_id: expect.stringMatching(/^ord_/) },
+      body: { order_id: expect.stringMatching(/^ord_/), status: 'received' },
     });
+    await world.pos.switches({ order_behavior: 'accept' });
+    await waitFor(
+      async () => (await eventsOf('sbx-cli-1')).find((e) => e.body.type === 'location.order.accept'),
+      20_000,
+      'the POS to accept the order sent from the command line',
+    );
     const wrong = promisify(execFile)(process.execPath, [
       bin,
       ...args,
@@ -159,6 +170,10 @@ describe('the sandbox order flow', () => {
       'wrong',
       '--location',
       store,
+      '--client-id',
+      creds!.client_id,
+      '--client-secret',
+      creds!.client_secret,
     ]);
     await expect(wrong).rejects.toMatchObject({
       code: 1,
