@@ -53,6 +53,10 @@ export const ERROR_CODES = {
   conflict: { status: 409, description: 'The request conflicts with the current state.' },
   rate_limited: { status: 429, description: 'Too many requests.' },
   internal_error: { status: 500, description: 'An unexpected error; it was logged with the request id.' },
+  temporarily_unavailable: {
+    status: 503,
+    description: 'The platform lost its database connection while it worked on the request; send it again.',
+  },
   // authentication (Partner API bearer tokens)
   missing_token: { status: 401, description: 'No `Authorization: Bearer` header.' },
   invalid_token: {

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { join } from 'node:path';
 import * as schema from './schema/index.ts';
 import { lockDataDir } from './lock.ts';
+import { resilientPool } from './pg-pool.ts';
 
 export { schema };
 
@@ -40,8 +41,7 @@ export interface OpenOptions {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    pool.on('error', () => {}); // a dropped idle connection is replaced on next use
+    const pool = resilientPool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     const url = opts.databaseUrl;
     return {
       db: drizzlePg(pool, { schema }) as unknown as Db,

@@ -2,8 +2,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorEnvelope } from '@stream/contracts/envelopes';
 import { API_DOCS, type ApiDoc, type Operation } from '@stream/contracts/operation';
 import { installErrorHandler, noRouteMessage, sendError } from '@stream/contracts/server/scope';
+import { isConnectionLost } from '../db/errors.ts';
 
 /** One API served by the platform: its envelope and the operations mounted in its scope. */
+/** How every scope of the platform answers an error no route described. */
+export const PLATFORM_ERRORS = {
+  internalMessage: (id: string) => `Something went wrong on our side; quote ${id} to support.`,
+  classify: (err: unknown) =>
+    isConnectionLost(err)
+      ? {
+          status: 503,
+          code: 'temporarily_unavailable',
+          message:
+            'The database connection dropped while this request ran; send it again (an order or webhook sent again is recognised as the same).',
+        }
+      : undefined,
+};
+
 export interface ApiScope {
   api: ApiDoc;
   envelope: ErrorEnvelope;
@@ -60,7 +75,7 @@ export async function registerApi(
     apiApp.decorate('apiScope', scope);
     installErrorHandler(apiApp, {
       envelope: (req) => req.routeOptions.config?.envelope ?? scope.envelope,
-      internalMessage: (id) => `Something went wrong on our side; quote ${id} to support.`,
+      ...PLATFORM_ERRORS,
     });
     for (const capability of capabilities) {
       await apiApp.register(

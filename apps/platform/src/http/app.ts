@@ -15,7 +15,7 @@ import {
   refuseUnstorableUrl,
   sendError,
 } from '@stream/contracts/server/scope';
-import { answerNotFound, envelopeForUrl, type ApiScope } from './api.ts';
+import { answerNotFound, envelopeForUrl, PLATFORM_ERRORS, type ApiScope } from './api.ts';
 import { answerWriter } from './answer-writer.ts';
 import { requestCheck } from './request-check.ts';
 import { ApiError } from './errors.ts';
@@ -146,10 +146,7 @@ export function createHttpServer(opts: {
   });
 
   installBodyParsers(app);
-  installErrorHandler(app, {
-    envelope: 'stream',
-    internalMessage: (id) => `Something went wrong on our side; quote ${id} to support.`,
-  });
+  installErrorHandler(app, { envelope: 'stream', ...PLATFORM_ERRORS });
   // Reached by paths outside every API scope, and by the documentation site's GET wildcard when it
   // has no such page: either way the path decides the envelope.
   app.setNotFoundHandler((req, reply) => answerNotFound(app, req, reply));

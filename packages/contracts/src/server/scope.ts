@@ -132,6 +132,8 @@ export function installErrorHandler(
     envelope: ErrorEnvelope | ((req: FastifyRequest) => ErrorEnvelope);
     internalMessage: (requestId: string) => string;
     logMessage?: string;
+    /** Errors of the server's own making it can name (a lost database connection), before the rest. */
+    classify?: (err: unknown) => { status: number; code: string; message: string } | undefined;
   },
 ): void {
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
@@ -139,7 +141,7 @@ export function installErrorHandler(
     typeof opts.envelope === 'function' ? opts.envelope : () => opts.envelope as ErrorEnvelope;
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     // A route may take larger bodies than the server (an operation's `bodyLimit`).
-    const known = describeError(err, req.routeOptions?.bodyLimit ?? bodyLimit);
+    const known = opts.classify?.(err) ?? describeError(err, req.routeOptions?.bodyLimit ?? bodyLimit);
     if (known) return sendError(reply, envelopeOf(req), known.status, known);
     req.log.error({ err }, opts.logMessage ?? 'unhandled error');
     return sendError(reply, envelopeOf(req), 500, {
