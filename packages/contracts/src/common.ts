@@ -16,6 +16,30 @@ export const Scope = z
 export type Scope = z.infer<typeof Scope>;
 export const ALL_SCOPES = Scope.options;
 
+/**
+ * The hosted restaurant APIs' scopes. Companies are granted to a partner, not to one of its
+ * organisations, so only the partner's own API client carries them (`companies grant` adds them).
+ */
+export const HOSTED_SCOPES = ['menu', 'orders', 'stores'] as const satisfies readonly Scope[];
+export const isHostedScope = (scope: string): boolean => (HOSTED_SCOPES as readonly string[]).includes(scope);
+
+/** What a partner token (limited to one organisation) may carry: platform.md section 3's list. */
+export const PartnerTokenScope = z
+  .enum(
+    ALL_SCOPES.filter((s) => !isHostedScope(s)) as [
+      'user',
+      'onboarding',
+      'legacy_onboarding',
+      'sso',
+      'billing',
+    ],
+  )
+  .meta({
+    id: 'PartnerTokenScope',
+    description:
+      'A scope a partner token can carry: the hosted APIs (`menu`, `orders`, `stores`) are for your own client.',
+  });
+
 /** Ids the platform mints: a prefix naming the kind of object, then 24 base32 characters. */
 export const ObjectId = z.string().min(1).max(64);
 

@@ -3,6 +3,7 @@ import { and, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { listPartnerTokens } from '@stream/contracts/apis/partner/index';
 import { priceOrder as priceOrderOperation } from '@stream/contracts/apis/hr-orders/index';
 import type { ErrorCode } from '@stream/contracts/errors';
+import { isHostedScope } from '@stream/contracts/common';
 import { fastifyPath } from '@stream/contracts/operation';
 import { envelopeBody } from '@stream/contracts/envelopes';
 import type { Db } from '../db/client.ts';
@@ -169,6 +170,13 @@ export function registerBearer(app: FastifyInstance): void {
         req.auth = auth;
       } else if (await isRevoked(ctx.db, auth.familyId)) {
         throw unauthorized(reply, 'invalid_token', REVOKED_MESSAGE);
+      }
+      // A partner token made before hosted scopes were refused to one still cannot use them.
+      if (auth.orgId && required.some(isHostedScope)) {
+        throw new ApiError(
+          'insufficient_scope',
+          'The hosted APIs answer your own API client, not a partner token limited to one organisation: companies are granted to your partner.',
+        );
       }
       const missing = required.filter((s) => !auth.scopes.includes(s));
       if (missing.length) {

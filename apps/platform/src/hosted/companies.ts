@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import { GatewayCredentials, GeoFence, StoreOrderType } from '@stream/contracts/apis/hr-stores/index';
+import { HOSTED_SCOPES } from '@stream/contracts/common';
 import { StoreTimeZone } from '@stream/contracts/hosted';
 import type { Db } from '../db/client.ts';
 import { apiClients, companies, companyGrants, stores } from '../db/schema/index.ts';
@@ -133,7 +134,7 @@ function keepLiveEstimates(
 }
 
 /** The scopes of the hosted APIs (`Scope` in the contracts), as SQL. */
-const HOSTED_SCOPES = sql.raw(`ARRAY['menu', 'orders', 'stores']::text[]`);
+const HOSTED_SCOPES_SQL = sql.raw(`ARRAY[${HOSTED_SCOPES.map((s) => `'${s}'`).join(', ')}]::text[]`);
 
 /**
  * Lets a partner (id or slug) call the hosted APIs for a company's stores. Its root API client may
@@ -153,7 +154,7 @@ export async function grantCompany(
     const [root] = await tx
       .update(apiClients)
       .set({
-        scopes: sql`ARRAY(SELECT DISTINCT unnest(${apiClients.scopes} || ${HOSTED_SCOPES}) ORDER BY 1)`,
+        scopes: sql`ARRAY(SELECT DISTINCT unnest(${apiClients.scopes} || ${HOSTED_SCOPES_SQL}) ORDER BY 1)`,
       })
       .where(
         and(eq(apiClients.partnerId, partner.id), isNull(apiClients.orgId), isNull(apiClients.revokedAt)),

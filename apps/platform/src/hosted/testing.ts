@@ -4,7 +4,7 @@ import { call, type CallOptions, type TestResponse } from '../../test/http.ts';
 import { afterAll, beforeAll } from 'vitest';
 import type { Config } from '../config.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
-import { testPartner, type TestPartner } from '../auth/testing.ts';
+import { requestAccessToken, testPartner, type TestPartner } from '../auth/testing.ts';
 import { grantCompany, importCompany } from './companies.ts';
 
 export interface HostedWorld {
@@ -20,8 +20,10 @@ export interface HostedWorld {
 /** Imports the demo company (once per database) and a new partner granted it. */
 export async function hostedWorld(platform: TestPlatform): Promise<HostedWorld> {
   await importCompany(platform.app.ctx.db, platform.config.encryptionKey, DEMO_COMPANY);
-  const partner = await testPartner(platform);
-  await grantCompany(platform.app.ctx.db, DEMO_COMPANY.company.id, partner.partner_id);
+  const created = await testPartner(platform);
+  await grantCompany(platform.app.ctx.db, DEMO_COMPANY.company.id, created.partner_id);
+  // A token asked for after the grant: the grant is what gives the client the hosted scopes.
+  const partner = { ...created, token: (await requestAccessToken(platform.url, created)).access_token };
   return {
     partner,
     hosted: (method, path, opts = {}) =>

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { ALL_SCOPES, type PartnerKind, type Scope } from '@stream/contracts/common';
+import { ALL_SCOPES, isHostedScope, type PartnerKind, type Scope } from '@stream/contracts/common';
 import type { DbOrTx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
@@ -67,7 +67,8 @@ export async function createPartner(
     orgId: null,
     name: `${input.slug} root client`,
     secretHash: sha256Hex(clientSecret),
-    scopes: [...(input.scopes ?? ALL_SCOPES)],
+    // The hosted APIs' scopes come with a company grant (`companies grant`), not with the partner.
+    scopes: [...(input.scopes ?? ALL_SCOPES.filter((s) => !isHostedScope(s)))],
   });
   return {
     partner_id: partnerId,

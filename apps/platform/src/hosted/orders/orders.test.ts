@@ -3,6 +3,7 @@ import { EXAMPLE_ORDER, EXAMPLE_PRICED } from '@stream/contracts/apis/hr-orders/
 import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
+import { requestAccessToken } from '../../auth/testing.ts';
 import { hostedSuite, hostedWorld } from '../testing.ts';
 import { moveByOperator } from './records.ts';
 
@@ -101,13 +102,14 @@ describe('POST /PriceOrder', () => {
   }); // prettier-ignore
 
   it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
-    const org = await suite.world.partner.org();
-    const { id, grant } = await suite.world.partner.orgToken(org, ['orders'], 'pricing');
+    const grant = await requestAccessToken(suite.platform.url, suite.world.partner, { scopes: ['orders'] });
     const priceAs = () =>
       suite.world.hosted('POST', '/PriceOrder', { token: grant.access_token, serviceType: 'DoorDash', body: { data: order() } });
     expect((await priceAs()).status).toBe(200);
-    const revoked = await call('DELETE', `${suite.platform.url}/tokens/${id}`, { token: suite.world.partner.token });
-    expect(revoked.status).toBe(200);
+    // A refresh token presented twice revokes its whole family, this access token included.
+    const refresh = () => call('POST', `${suite.platform.url}/oauth/token`, { body: { grant_type: 'refresh_token', client_id: suite.world.partner.client_id, client_secret: suite.world.partner.client_secret, refresh_token: grant.refresh_token } });
+    expect((await refresh()).status).toBe(201);
+    expect((await refresh()).body.error.code).toBe('refresh_token_reused');
     const res = await priceAs();
     expect([res.status, codeOf(res)]).toEqual([401, 'invalid_token']);
     // Also when the request fails before its query (a store it cannot see).

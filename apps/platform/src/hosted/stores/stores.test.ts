@@ -5,8 +5,9 @@ import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { grantCompany, importCompany } from '../companies.ts';
 import { hostedWorld, type HostedWorld } from '../testing.ts';
-import { testPartner } from '../../auth/testing.ts';
-import { stores } from '../../db/schema/index.ts';
+import { requestAccessToken, testPartner } from '../../auth/testing.ts';
+import { call } from '../../../test/http.ts';
+import { apiClients, stores } from '../../db/schema/index.ts';
 import { eq } from 'drizzle-orm';
 
 let platform: TestPlatform;
@@ -136,9 +137,23 @@ describe('zones, credentials and order types', () => {
     expect(JSON.stringify(row!.c)).not.toContain('tok_demo_chelsea_4f1c');
     const res = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/GatewayCredentials`);
     expect(res.body.data).toEqual([{ id: 'primary', accountToken: 'tok_demo_chelsea_4f1c', acceptorId: '3928907', terminalId: '0001' }]);
+    // A partner granted no company has no hosted scope; one granted another company sees no such store.
     const stranger = await testPartner(platform);
     const denied = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/GatewayCredentials`, { token: stranger.token });
-    expect([denied.status, denied.text.includes('tok_')]).toEqual([404, false]);
+    expect([denied.status, denied.text.includes('tok_')]).toEqual([403, false]);
+    await grantCompany(platform.app.ctx.db, 301, stranger.partner_id);
+    const other = (await requestAccessToken(platform.url, stranger)).access_token;
+    const hidden = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/GatewayCredentials`, { token: other });
+    expect([hidden.status, hidden.text.includes('tok_')]).toEqual([404, false]);
+    // A partner token (one organisation) reaches no hosted API, even with a scope it got before that was refused.
+    const org = await world.partner.org();
+    const refused = await call('POST', `${platform.url}/tokens`, { token: world.partner.token, body: { org_id: org, token_name: 'contractor', scopes: ['user', 'stores'] } });
+    expect([refused.status, refused.body.error.code, refused.body.error.details[0].path]).toEqual([400, 'validation_failed', 'body.scopes.1']);
+    const { id, secret } = await world.partner.orgToken(org, ['user'], 'legacy');
+    await platform.app.ctx.db.update(apiClients).set({ scopes: ['user', 'stores'] }).where(eq(apiClients.id, id));
+    const legacy = (await requestAccessToken(platform.url, { client_id: id, client_secret: secret })).access_token;
+    const blocked = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/GatewayCredentials`, { token: legacy });
+    expect([blocked.status, blocked.body.messagesDetails[0].id, blocked.text.includes('tok_')]).toEqual([403, 'insufficient_scope', false]);
   }); // prettier-ignore
 
   it('lists order types by service type and patches only the estimated time fields', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Scope } from '../../common.ts';
+import { PartnerTokenScope, Scope } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id, Text } from './shared.ts';
@@ -26,11 +26,10 @@ export const CreatePartnerTokenRequest = z
   .object({
     org_id: Id,
     token_name: TokenName,
-    scopes: z
-      .array(Scope)
-      .min(1)
-      .max(Scope.options.length)
-      .meta({ description: 'A subset of the scopes of the token making the call.' }),
+    scopes: z.array(PartnerTokenScope).min(1).max(PartnerTokenScope.options.length).meta({
+      description:
+        "A subset of the scopes of the token making the call, without the hosted APIs' (`menu`, `orders`, `stores`): those reach every company granted to your partner, so only your own client carries them.",
+    }),
   })
   .meta({ id: 'CreatePartnerToken', description: 'A new partner token.' });
 
