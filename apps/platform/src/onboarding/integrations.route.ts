@@ -14,18 +14,19 @@ import {
   findVisibleIntegration,
   present,
 } from './integrations.ts';
+import { noStore } from '../http/no-store.ts';
 
 /** POST /onboarding/integrations, GET, PUT and DELETE /onboarding/integrations/{id} */
 export function registerIntegrationsRoutes(app: FastifyInstance): void {
   const { ctx } = app;
   mount(app, createIntegrationOp, async (req, reply) => {
     const id = await createIntegration(ctx, authOf(req), req.body);
-    reply.status(201).header('cache-control', 'no-store'); // entry_url is a secret link
+    noStore(reply.status(201)); // entry_url is a secret link
     return present(ctx, id);
   });
   mount(app, getIntegration, async (req, reply) => {
     const row = await findVisibleIntegration(ctx.db, authOf(req), req.params.id);
-    reply.header('cache-control', 'no-store');
+    noStore(reply);
     return present(ctx, row.id);
   });
   mount(app, connectIntegration, async (req) => {

@@ -8,6 +8,7 @@ import {
 import { authOf } from '../auth/bearer.ts';
 import { mount } from '../http/route.ts';
 import { createToken, listTokens, renameToken, revokeToken } from './tokens.ts';
+import { noStore } from '../http/no-store.ts';
 
 /** GET /tokens, POST /tokens, PUT /tokens/{token_id}, DELETE /tokens/{token_id} */
 export function registerTokensRoutes(app: FastifyInstance): void {
@@ -16,7 +17,7 @@ export function registerTokensRoutes(app: FastifyInstance): void {
     tokens: await listTokens(db, authOf(req), req.query.org_id),
   }));
   mount(app, createPartnerToken, async (req, reply) => {
-    reply.status(201).header('cache-control', 'no-store');
+    noStore(reply.status(201));
     return createToken(db, authOf(req), req.body);
   });
   mount(app, renamePartnerToken, async (req) => ({

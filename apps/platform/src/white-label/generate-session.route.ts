@@ -4,6 +4,7 @@ import { authOf } from '../auth/bearer.ts';
 import { mount } from '../http/route.ts';
 import { assertOwnPartner, findOwnedOrg } from './partner-scope.ts';
 import { issueLoginToken } from './sso-tokens.ts';
+import { noStore } from '../http/no-store.ts';
 
 /** POST /white-label/generate-session */
 export function registerGenerateSessionRoute(app: FastifyInstance): void {
@@ -27,6 +28,7 @@ export function registerGenerateSessionRoute(app: FastifyInstance): void {
       now,
     );
     reply.status(201);
+    noStore(reply); // a login token
     return {
       sso_login_token: token,
       expires_at: expiresAt.toISOString(),

@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { redeemSsoToken, type SsoRole } from '@stream/contracts/apis/partner/sso';
 import { mount } from '../http/route.ts';
 import { fullNameOf, redeemLoginToken } from './sso-tokens.ts';
+import { noStore } from '../http/no-store.ts';
 
 /** POST /white-label/sso/redeem (open: the single-use token is the credential) */
 export function registerSsoRedeemRoute(app: FastifyInstance): void {
-  mount(app, redeemSsoToken, async (req) => {
+  mount(app, redeemSsoToken, async (req, reply) => {
     const { session, user } = await redeemLoginToken(app.ctx.db, req.body.sso_login_token);
+    noStore(reply); // a session token
     return {
       session: { session_token: session.token, expires_at: session.expiresAt.toISOString() },
       user: {

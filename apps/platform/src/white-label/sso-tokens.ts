@@ -6,7 +6,7 @@ import {
 } from '@stream/contracts/apis/partner/sso';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
-import { ssoLoginTokens, userSessions, users } from '../db/schema/index.ts';
+import { apiClients, ssoLoginTokens, userSessions, users } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { newSecret, sha256Hex } from '../http/secrets.ts';
 
@@ -79,6 +79,9 @@ async function upsertUser(tx: Tx, t: LoginToken) {
  * Redeems a login token once: the conditional UPDATE lets exactly one concurrent redemption win.
  * Answers the user (created or updated) and a new session.
  */
+/** The client that generated the login token is not revoked: revoking a partner token stops its logins too. */
+const issuerLive = sql<boolean>`exists (select 1 from ${apiClients} where ${apiClients.id} = ${ssoLoginTokens.clientId} and ${apiClients.revokedAt} is null)`;
+
 export async function redeemLoginToken(db: DbOrTx, token: string, now = new Date()) {
   if (!TOKEN_SHAPE.test(token)) throw new ApiError('sso_token_invalid', 'That is not an sso_login_token.');
   const tokenHash = sha256Hex(token);
@@ -91,15 +94,21 @@ export async function redeemLoginToken(db: DbOrTx, token: string, now = new Date
           eq(ssoLoginTokens.tokenHash, tokenHash),
           isNull(ssoLoginTokens.redeemedAt),
           gt(ssoLoginTokens.expiresAt, now),
+          issuerLive,
         ),
       )
       .returning();
     if (!claimed) {
       const [row] = await tx
-        .select({ redeemedAt: ssoLoginTokens.redeemedAt })
+        .select({ redeemedAt: ssoLoginTokens.redeemedAt, issuerLive })
         .from(ssoLoginTokens)
         .where(eq(ssoLoginTokens.tokenHash, tokenHash));
       if (!row) throw new ApiError('sso_token_invalid', 'The sso_login_token is unknown.');
+      if (!row.issuerLive)
+        throw new ApiError(
+          'sso_token_invalid',
+          'The API client that generated this sso_login_token was revoked; generate a new one with a live client.',
+        );
       if (row.redeemedAt)
         throw new ApiError('sso_token_redeemed', 'The sso_login_token was already used; generate a new one.');
       throw new ApiError(

@@ -39,6 +39,7 @@ describe('POST /white-label/generate-session', () => {
   it('answers a single-use token that lives 5 minutes, stored only as its hash', async () => {
     const res = await generate(a.token, { ...person, role: 'manager', provider_org_id: 'sso-acme' });
     expect(res.status).toBe(201);
+    expect([res.headers.get('cache-control'), res.headers.get('pragma')]).toEqual(['no-store', 'no-cache']);
     expect(res.body.sso_login_token).toMatch(/^sso_[A-Za-z0-9_-]{43}$/);
     expect(res.body.expires_in).toBe(300);
     const [row] = await platform.app.ctx.db
@@ -139,6 +140,7 @@ describe('POST /white-label/sso/redeem', () => {
     const token = await loginToken({ ...person, role: 'team_member', provider_org_id: 'sso-acme' });
     const res = await redeem(token);
     expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store'); // a session token
     expect(res.body.user).toEqual({
       _id: expect.stringMatching(/^usr_/),
       org_id: orgA,
@@ -159,6 +161,18 @@ describe('POST /white-label/sso/redeem', () => {
 
     const again = await redeem(token);
     expect([again.status, again.body.error.code]).toEqual([400, 'sso_token_redeemed']);
+  });
+
+  it('refuses a login token whose partner token was revoked since: revoking stops its logins too', async () => {
+    const { id, grant } = await a.orgToken(orgA2, ['sso'], 'leaked');
+    const token = await loginToken(person, grant.access_token);
+    const revoked = await call('DELETE', `${platform.url}/tokens/${id}`, { token: a.token });
+    expect(revoked.status).toBe(200);
+    const res = await redeem(token);
+    expect([res.status, res.body.error.code]).toEqual([400, 'sso_token_invalid']);
+    expect(res.body.error.message).toContain('was revoked');
+    // Still unused: a login token of a live client redeems as before.
+    expect((await redeem(await loginToken({ ...person, provider_org_id: orgA2 }))).status).toBe(200);
   });
 
   it('updates an existing user of the org, matched by email in any case, and defaults the role to owner', async () => {
