@@ -159,6 +159,56 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /order\.currency/,
   },
   {
+    name: 'a webhook naming another order: the POS status of an order it did not take',
+    kind: 'pos',
+    fault: {
+      webhook: {
+        type: 'order.status.updated',
+        body: (b) => ({ ...b, object: { ...b.object, provider_id: 'ord_platform_id_not_mine' } }),
+      },
+    },
+    fails: ['pos.webhooks.order-status'],
+    says: /names object\.provider_id "ord_platform_id_not_mine"; the trigger asked about "sbx-ord-[^"]+" \(the provider_id you answered to order\.created\)/,
+  },
+  {
+    name: 'a webhook naming another location',
+    kind: 'pos',
+    fault: {
+      webhook: {
+        type: 'location.status.updated',
+        body: (b) => ({ ...b, object: { ...b.object, location_id: 'loc-unknown' } }),
+      },
+    },
+    fails: ['pos.webhooks.location-status'],
+    says: /names object\.location_id "loc-unknown"; the trigger asked about "loc-[^"]+"/,
+  },
+  {
+    name: 'a DSP new order for a store that is not the one connected',
+    kind: 'dsp',
+    fault: { webhook: { type: 'new_order', body: (b) => ({ ...b, location_id: 'store-not-connected' }) } },
+    fails: ['dsp.webhooks.new-order'],
+    says: /names location_id "store-not-connected"; the trigger asked about/,
+  },
+  {
+    name: 'a DSP cancel_order for an order it never sent',
+    kind: 'dsp',
+    fault: { webhook: { type: 'cancel_order', body: (b) => ({ ...b, order_id: 'order-never-sent' }) } },
+    fails: ['dsp.webhooks.cancel-order'],
+    says: /names order_id "order-never-sent"; the trigger asked about "[^"]+" \(the order\.id of your new_order\)/,
+  },
+  {
+    name: 'a driver assigned to another order',
+    kind: 'events',
+    fault: {
+      webhook: {
+        type: 'order.assign.driver',
+        body: (b) => ({ ...b, object: { ...b.object, order_id: 'ord_some_other_order' } }),
+      },
+    },
+    fails: ['events.webhooks.assign-driver'],
+    says: /names object\.order_id "ord_some_other_order"; the trigger asked about "ord_cert\w+"/,
+  },
+  {
     name: 'a route moved behind a redirect (production does not follow it)',
     kind: 'pos',
     fault: {

@@ -32,6 +32,8 @@ const tokenOf = (t: CheckRun) => t.need('accessToken', 'dsp.oauth.token');
 const storeOf = (t: CheckRun) => t.need('locationId', 'dsp.locations');
 /** The DSP's order of the run: the one its new_order named, else a made-up id its events can name. */
 const orderOf = (t: CheckRun) => (t.state.orderId ??= `cert-order-${Date.now()}`);
+const STORE = { field: 'location_id', is: 'the first store of GET /stream-dsp/v1/locations' };
+const ORDER = { field: 'order_id', is: 'the order.id of your new_order' };
 
 const connection = (t: CheckRun, method: 'POST' | 'DELETE') =>
   t.call({ method, path: dspConnectLocation.path, body: { location_id: storeOf(t) }, token: tokenOf(t) });
@@ -124,6 +126,7 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       guide: GUIDE.orders,
       type: 'new_order',
       schema: NewOrderWebhook,
+      names: { location_id: STORE },
       about: (t) => ({ location_id: storeOf(t) }),
       verify(t, body) {
         const { order } = body as { order: DspOrder };
@@ -141,6 +144,7 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       guide: GUIDE.fulfillment,
       type: 'delivery_status_update',
       schema: DeliveryStatusUpdateWebhook,
+      names: { location_id: STORE, order_id: ORDER },
       about,
     }),
     webhookCheck({
@@ -149,6 +153,7 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       guide: GUIDE.orders,
       type: 'cancel_order',
       schema: CancelOrderWebhook,
+      names: { location_id: STORE, order_id: ORDER },
       about,
     }),
     webhookCheck({
@@ -157,6 +162,7 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       guide: GUIDE.locations,
       type: 'store_status_update',
       schema: StoreStatusUpdateWebhook,
+      names: { location_id: STORE },
       about: (t) => ({ location_id: storeOf(t) }),
     }),
     {

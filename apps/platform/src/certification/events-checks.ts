@@ -18,6 +18,12 @@ const GUIDE = {
   status: `${EVENTS}/order-state-events/update-delivery-status`,
 };
 
+/** Where the webhooks name the events' order: its reference_id and location_id. */
+const NAMES = {
+  order_id: { field: 'object.order_id', is: 'the reference_id of the events the kit sent' },
+  location_id: { field: 'object.location_id', is: 'the location_id of those events' },
+};
+
 /** The run's order: every event and webhook names the same one, at the same location. */
 function refOf(t: CheckRun) {
   t.state.referenceId ??= `ord_cert${randomBytes(10).toString('hex')}`;
@@ -84,6 +90,7 @@ export function eventsChecks(): Check[] {
       guide: GUIDE.driver,
       type: 'order.assign.driver',
       schema: AssignDriverWebhook,
+      names: NAMES,
       about,
     }),
     webhookCheck({
@@ -92,6 +99,7 @@ export function eventsChecks(): Check[] {
       guide: GUIDE.status,
       type: 'order.update.delivery.status',
       schema: UpdateDeliveryStatusWebhook,
+      names: NAMES,
       about,
     }),
   ];

@@ -39,6 +39,7 @@ const GUIDE = {
 const examples = posReceiveOrder.request.examples;
 const tokenOf = (t: CheckRun) => t.need('accessToken', 'pos.oauth.token');
 const locationOf = (t: CheckRun) => t.need('locationId', 'pos.locations');
+const AT_LOCATION = { field: 'object.location_id', is: 'the first location of GET /stream-pos/v1/locations' };
 
 /** An order for the location, of the catalog item the run found, priced from the catalog. */
 function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'pos.catalog')): PosOrder {
@@ -252,6 +253,10 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'order.status.updated',
       schema: OrderStatusUpdatedWebhook,
+      names: {
+        order_id: { field: 'object.provider_id', is: 'the provider_id you answered to order.created' },
+        location_id: AT_LOCATION,
+      },
       about: (t) => ({ location_id: locationOf(t), order_id: t.need('orderId', 'pos.orders.accept') }),
     }),
     webhookCheck({
@@ -260,6 +265,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'location.status.updated',
       schema: LocationStatusUpdatedWebhook,
+      names: { location_id: AT_LOCATION },
       about: (t) => ({ location_id: locationOf(t) }),
     }),
     webhookCheck({
@@ -268,6 +274,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'location.catalog.updated',
       schema: LocationCatalogUpdatedWebhook,
+      names: { location_id: AT_LOCATION },
       about: (t) => ({ location_id: locationOf(t) }),
     }),
     webhookCheck({
@@ -276,6 +283,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'location.catalog.object.updated',
       schema: CatalogObjectUpdatedWebhook,
+      names: { location_id: AT_LOCATION },
       required: false,
       about: (t) => ({ location_id: locationOf(t) }),
     }),
@@ -285,6 +293,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'location.connection.offline',
       schema: LocationConnectionOfflineWebhook,
+      names: { location_id: AT_LOCATION },
       required: false,
       about: (t) => ({ location_id: locationOf(t) }),
     }),
@@ -294,6 +303,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.inStore,
       type: 'order.created',
       schema: InStoreOrderCreatedWebhook,
+      names: { location_id: AT_LOCATION },
       required: false,
       about: (t) => ({ location_id: locationOf(t) }),
     }),
