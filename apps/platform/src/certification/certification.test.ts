@@ -106,6 +106,10 @@ describe('the sandbox simulators certify green', () => {
   });
 });
 
+/** The sandbox's order answers turned into async acceptances (`{order: {provider_id, async_acceptance}}`). */
+const asyncAnswer = (b: { order?: { provider_id: string } }) =>
+  b.order ? { order: { provider_id: b.order.provider_id, async_acceptance: true } } : b;
+
 /** Each fault a partner's implementation might have, and exactly the checks it must fail. */
 const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: string[]; says: RegExp }[] = [
   {
@@ -209,6 +213,13 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /names object\.order_id "ord_some_other_order"; the trigger asked about "ord_cert\w+"/,
   },
   {
+    name: 'async_acceptance answered, but what the POS sends is not the accepted confirmation',
+    kind: 'pos',
+    fault: { path: '/stream-pos/v1/orders', answer: asyncAnswer },
+    fails: ['pos.orders.accept'],
+    says: /confirming order sbx-ord-\S+ carried status ready_for_pickup; it must carry accepted\. .*confirmation_timeout/,
+  },
+  {
     name: 'a route moved behind a redirect (production does not follow it)',
     kind: 'pos',
     fault: {
@@ -279,6 +290,68 @@ describe('reports and edges', () => {
       expect.arrayContaining(['dsp.oauth.authorize', 'dsp.oauth.token', 'dsp.oauth.refresh']),
     );
     expect(pos.passed).toBe(false);
+  });
+
+  it('a POS answering async_acceptance is asked for order.status.updated accepted, and certifies when it comes', async () => {
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        path: '/stream-pos/v1/orders',
+        answer: asyncAnswer,
+        webhook: {
+          type: 'order.status.updated',
+          body: (b) => ({ ...b, object: { ...b.object, status: 'accepted' } }),
+        },
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.passed).toBe(true);
+      const accept = report.checks.find((c) => c.id === 'pos.orders.accept')!;
+      const provider = accept.exchanges[0]!.response_body as { order: { provider_id: string } };
+      expect(accept.exchanges[1]).toMatchObject({
+        url: `${proxy.url}/stream-certification/v1/webhooks`,
+        request_body: {
+          type: 'order.status.updated',
+          status: 'accepted',
+          order_id: provider.order.provider_id,
+        },
+      });
+      expect(accept.exchanges[2]).toMatchObject({
+        direction: 'received',
+        request_body: { object: { status: 'accepted', provider_id: provider.order.provider_id } },
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a POS answering async_acceptance without a trigger is asked for accepted by hand, and fails when none comes', async () => {
+    const proxy = await faultyPartner(
+      base.pos,
+      { path: '/stream-pos/v1/orders', answer: asyncAnswer },
+      secret,
+    );
+    const noTrigger = await faultyPartner(
+      proxy.url,
+      { path: '/stream-certification/v1/webhooks', short: { status: 404, body: {} } },
+      secret,
+    );
+    try {
+      prompts.length = 0;
+      const report = await run('pos', noTrigger.url, { webhookWaitMs: 300 });
+      expect(prompts[0]).toMatch(
+        /^Send a signed order\.status\.updated webhook with status accepted for order sbx-ord-/,
+      );
+      expect(report.checks.find((c) => c.id === 'pos.orders.accept')!.fix).toMatch(
+        /No order\.status\.updated webhook reached .* async_acceptance: true: production fails the order \(confirmation_timeout\)/,
+      );
+      expect(report.passed).toBe(false);
+    } finally {
+      await noTrigger.close();
+      await proxy.close();
+    }
   });
 
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {

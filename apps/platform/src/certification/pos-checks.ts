@@ -20,7 +20,7 @@ import {
 } from '@stream/contracts/apis/become-a-pos/webhooks';
 import { normalizeCatalog } from '../menus/catalog.ts';
 import type { Check, CheckRun } from './check.ts';
-import { oauthChecks, webhookCheck } from './shared-checks.ts';
+import { askForWebhook, oauthChecks, webhookCheck } from './shared-checks.ts';
 
 /** What a POS must pass: the calls the platform makes to it, then the webhooks it sends back. */
 
@@ -70,12 +70,41 @@ function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'po
 const sendOrder = (t: CheckRun, body: unknown) =>
   t.call({ method: 'POST', path: posReceiveOrder.path, body, token: tokenOf(t) });
 
-/** The POS's answer to `order.created`: its id of the order, after its webhook when it accepts later. */
-async function accepted(t: CheckRun, answer: Awaited<ReturnType<typeof sendOrder>>): Promise<string> {
+/** The POS's answer to `order.created`: its id of the order, and whether it confirms later. */
+async function accepted(
+  t: CheckRun,
+  answer: Awaited<ReturnType<typeof sendOrder>>,
+): Promise<{ provider_id: string; async: boolean }> {
   t.expect2xx(answer, `POST ${posReceiveOrder.path} (order.created)`);
   const { order } = t.expectShape(PosOrderAnswer, answer.json, 'The answer to order.created');
   if (!order) t.fail('Answer order.created with {order: {provider_id}} (or async_acceptance: true).');
-  return order.provider_id;
+  return { provider_id: order.provider_id, async: order.async_acceptance === true };
+}
+
+const ORDER_STATUS = {
+  type: 'order.status.updated',
+  schema: OrderStatusUpdatedWebhook,
+  names: {
+    order_id: { field: 'object.provider_id', is: 'the provider_id you answered to order.created' },
+    location_id: AT_LOCATION,
+  },
+};
+
+/** An order taken with async_acceptance fails in production unless `accepted` comes within 60 s. */
+async function confirmed(t: CheckRun, provider_id: string): Promise<void> {
+  const why =
+    'You answered order.created with async_acceptance: true: production fails the order (confirmation_timeout) ' +
+    'unless order.status.updated accepted comes within 60 s.';
+  const body = (await askForWebhook(
+    t,
+    { ...ORDER_STATUS, why },
+    { location_id: locationOf(t), order_id: provider_id, status: 'accepted' },
+  )) as { object: { status: string } };
+  if (body.object.status !== 'accepted') {
+    t.fail(
+      `The order.status.updated confirming order ${provider_id} carried status ${body.object.status}; it must carry accepted. ${why}`,
+    );
+  }
 }
 
 /** Connecting (PUT) or disconnecting (DELETE) the run's location: any 2xx. */
@@ -160,11 +189,13 @@ export function posChecks(): Check[] {
         const key = `ord_cert_${randomUUID().replaceAll('-', '')}`;
         const order = orderFor(t, key);
         const answer = await sendOrder(t, { type: 'order.created', object: order });
-        t.state.orderId = await accepted(t, answer);
+        const first = await accepted(t, answer);
+        t.state.orderId = first.provider_id;
         t.state.referenceId = key;
+        if (first.async) await confirmed(t, first.provider_id);
         // The same idempotency key again (a retry after a lost answer) must be the same order.
         const again = await sendOrder(t, { type: 'order.created', object: order });
-        const second = await accepted(t, again);
+        const second = (await accepted(t, again)).provider_id;
         if (second !== t.state.orderId) {
           t.fail(
             `A retry with the same idempotency_key made a second order (${second}, first ${t.state.orderId}): ` +
@@ -251,12 +282,7 @@ export function posChecks(): Check[] {
       id: 'pos.webhooks.order-status',
       title: 'order.status.updated is sent, signed',
       guide: GUIDE.webhooks,
-      type: 'order.status.updated',
-      schema: OrderStatusUpdatedWebhook,
-      names: {
-        order_id: { field: 'object.provider_id', is: 'the provider_id you answered to order.created' },
-        location_id: AT_LOCATION,
-      },
+      ...ORDER_STATUS,
       about: (t) => ({ location_id: locationOf(t), order_id: t.need('orderId', 'pos.orders.accept') }),
     }),
     webhookCheck({

@@ -138,6 +138,8 @@ export interface WebhookAsk {
   schema: z.ZodType;
   /** The body field (dotted path) that must carry each id the trigger named; what that id is, in words. */
   names: Partial<Record<'location_id' | 'order_id', { field: string; is: string }>>;
+  /** Why the platform needs it, added to the failure when it does not come. */
+  why?: string;
 }
 
 const at = (body: unknown, field: string): unknown =>
@@ -167,7 +169,8 @@ export async function askForWebhook(
   });
   if (NOT_BUILT.has(answer.status)) {
     t.ctx.prompt(
-      `Send a signed ${ask.type} webhook${trigger.order_id ? ` for order ${trigger.order_id}` : ''}` +
+      `Send a signed ${ask.type} webhook${trigger.status ? ` with status ${trigger.status}` : ''}` +
+        `${trigger.order_id ? ` for order ${trigger.order_id}` : ''}` +
         `${trigger.location_id ? ` of location ${trigger.location_id}` : ''} to ${inbox.webhookUrl} ` +
         `(waiting ${Math.round(webhookWaitMs / 1000)} s)`,
       { ...trigger, until: new Date(since + webhookWaitMs).toISOString() },
@@ -179,7 +182,7 @@ export async function askForWebhook(
   if (!got) {
     return t.fail(
       `No ${ask.type} webhook reached ${inbox.webhookUrl} within ${Math.round(webhookWaitMs / 1000)} s. ` +
-        `Send it there, signed, as you send it to the platform.`,
+        `Send it there, signed, as you send it to the platform.${ask.why ? ` ${ask.why}` : ''}`,
     );
   }
   t.exchanges.push({
