@@ -354,6 +354,35 @@ describe('reports and edges', () => {
     }
   });
 
+  it.each(['pos', 'events'] as const)(
+    '%s: a partner refusing webhooks for a cancelled order certifies (they are asked for before the cancellation)',
+    async (kind) => {
+      const proxy = await faultyPartner(
+        base[kind],
+        {
+          path: '/stream-certification/v1/webhooks',
+          after: 'order.canceled',
+          type: /^order\.(status|assign|update)/,
+          short: { status: 409, body: { error: 'invalid_transition', message: 'The order is cancelled.' } },
+        },
+        secret,
+      );
+      try {
+        const report = await run(kind, proxy.url);
+        expect(report.checks.filter((c) => c.required && c.status !== 'passed')).toEqual([]);
+        const ids = report.checks.map((c) => c.id);
+        const canceled = ids.indexOf(`${kind}.${kind === 'pos' ? 'orders' : 'receive'}.canceled`);
+        const asked =
+          kind === 'pos'
+            ? ['pos.webhooks.order-status']
+            : ['events.webhooks.assign-driver', 'events.webhooks.delivery-status'];
+        for (const id of asked) expect(ids.indexOf(id)).toBeLessThan(canceled);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
     const proxy = await faultyPartner(
       base.events,

@@ -22,6 +22,10 @@ export interface Fault {
   short?: { status: number; body: unknown; headers?: Record<string, string> };
   /** Sign the request with a valid signature before forwarding (a partner that ignores signatures). */
   resign?: string;
+  /** Break only requests whose body `type` matches (for the trigger: the webhook asked for). */
+  type?: RegExp;
+  /** Break nothing until a request whose body `type` is this went through (a partner with state). */
+  after?: string;
   /** Break the partner's webhook of this type: rewrite its body and/or spoil its signature. */
   webhook?: { type: string; body?: (body: any) => unknown; badSignature?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -34,6 +38,14 @@ const read = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
+const typeOfRaw = (raw: Buffer): unknown => {
+  try {
+    return (JSON.parse(raw.toString('utf8')) as { type?: unknown }).type;
+  } catch {
+    return undefined;
+  }
+};
+
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
 export async function faultyPartner(
@@ -42,6 +54,7 @@ export async function faultyPartner(
   secret: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   let self = '';
+  let armed = !fault.after;
   const server = createServer((req, res) => {
     void (async () => {
       let raw = await read(req);
@@ -67,7 +80,12 @@ export async function faultyPartner(
         return;
       }
 
-      const hit = (!fault.method || fault.method === req.method) && (!fault.path || fault.path === path);
+      const hit =
+        armed &&
+        (!fault.method || fault.method === req.method) &&
+        (!fault.path || fault.path === path) &&
+        (!fault.type || fault.type.test(String(typeOfRaw(raw))));
+      if (fault.after && typeOfRaw(raw) === fault.after) armed = true;
       if (path === '/stream-certification/v1/webhooks' && fault.webhook) {
         const trigger = JSON.parse(raw.toString('utf8'));
         trigger.webhook_url = `${self}/__relay?to=${encodeURIComponent(trigger.webhook_url)}`;
