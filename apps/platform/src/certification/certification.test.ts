@@ -383,6 +383,39 @@ describe('reports and edges', () => {
     },
   );
 
+  it('a catalog priced on item families, item: [], certifies: a priced family is ordered as itself', async () => {
+    type Family = { provider_id: string; price_amount?: number };
+    type Category = { item_family_ids: string[] };
+    const familyPriced = (b: { item_family: Family[]; category: Category[] }) => {
+      const families = b.item_family.filter((f) => f.price_amount !== undefined);
+      const ids = new Set(families.map((f) => f.provider_id));
+      const category = b.category.map((c) => ({
+        ...c,
+        item_family_ids: c.item_family_ids.filter((i) => ids.has(i)),
+      }));
+      return { ...b, item: [], item_family: families, category };
+    };
+    const proxy = await faultyPartner(
+      base.pos,
+      { path: '/stream-pos/v1/catalog', answer: familyPriced },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed')).toEqual([]);
+      const accept = report.checks.find((c) => c.id === 'pos.orders.accept')!;
+      expect(accept.exchanges[0]!.request_body).toMatchObject({
+        object: {
+          line_items: [
+            { provider_id: 'fam-veggie', item_family_provider_id: 'fam-veggie', price_amount: 400 },
+          ],
+        },
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
     const proxy = await faultyPartner(
       base.events,

@@ -56,8 +56,8 @@ export interface RunState {
   refreshToken?: string;
   code?: string;
   locationId?: string;
-  /** A catalog item an order can name: its provider id, name and price. */
-  item?: { provider_id: string; name: string; price: number; currency: string };
+  /** A catalog item an order can name: its provider id (a family's when sold as itself), family, name and price. */
+  item?: { provider_id: string; family_id?: string; name: string; price: number; currency: string };
   /** The POS's id of the order the runner placed; the DSP's id of the order it sent. */
   orderId?: string;
   /** The reference of the order the events were about (events). */

@@ -19,6 +19,7 @@ import {
   OrderStatusUpdatedWebhook,
 } from '@stream/contracts/apis/become-a-pos/webhooks';
 import { normalizeCatalog } from '../menus/catalog.ts';
+import { orderableItem } from './catalog-item.ts';
 import type { Check, CheckRun } from './check.ts';
 import { askForWebhook, oauthChecks, webhookCheck } from './shared-checks.ts';
 
@@ -53,6 +54,7 @@ function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'po
     line_items: [
       {
         provider_id: item.provider_id,
+        ...(item.family_id !== undefined ? { item_family_provider_id: item.family_id } : {}),
         name: item.name,
         quantity: 2,
         price_amount: item.price,
@@ -180,22 +182,12 @@ export function posChecks(): Check[] {
             `The catalog has ${errors.length} error(s), each left out of menus: ${errors.slice(0, 5).map(where).join('; ')}.`,
           );
         }
-        const families = catalog.item_family;
-        for (const item of catalog.item.values()) {
-          const price =
-            item.price_amount ??
-            [...families.values()].find((f) => f.item_ids?.includes(item.provider_id))?.price_amount;
-          if (item.is_active !== false && price !== undefined) {
-            t.state.item = {
-              provider_id: item.provider_id,
-              name: item.name,
-              price,
-              currency: item.price_currency ?? 'USD',
-            };
-            return;
-          }
+        t.state.item = orderableItem(catalog);
+        if (!t.state.item) {
+          t.fail(
+            'The catalog must hold at least one active item with a price (or a priced item_family without items), for the order checks.',
+          );
         }
-        t.fail('The catalog must hold at least one active item with a price, for the order checks.');
       },
     },
     connectionCheck('PUT', 'pos.connection.connect', 'A location is connected', '#connecting-a-location'),
