@@ -416,6 +416,51 @@ describe('reports and edges', () => {
     }
   });
 
+  it('a POS requiring X-Provider-Merchant-Id (the token answer id) on the catalog pull certifies', async () => {
+    const seen: string[] = [];
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        path: '/stream-pos/v1/catalog',
+        needsHeader: 'x-provider-merchant-id',
+        request: (b, h) => (seen.push(h['x-provider-merchant-id']!), b),
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed')).toEqual([]);
+      const token = report.checks.find((c) => c.id === 'pos.oauth.refresh')!.exchanges[0]!.response_body;
+      expect(seen).toEqual([(token as { id: string }).id]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a POS deduplicating orders on the Idempotency-Key header certifies: the retry carries the same header', async () => {
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        path: '/stream-pos/v1/orders',
+        request: (b, h) =>
+          b.type === 'order.created'
+            ? {
+                ...b,
+                object: { ...b.object, idempotency_key: h['idempotency-key'] ?? `none-${Math.random()}` },
+              }
+            : b,
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.checks.find((c) => c.id === 'pos.orders.accept')).toMatchObject({ status: 'passed' });
+      expect(report.passed).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
     const proxy = await faultyPartner(
       base.events,

@@ -54,6 +54,8 @@ export interface RunContext {
 export interface RunState {
   accessToken?: string;
   refreshToken?: string;
+  /** The token answer's `id`: the merchant account, sent as `X-Provider-Merchant-Id` as production does. */
+  merchantId?: string;
   code?: string;
   locationId?: string;
   /** A catalog item an order can name: its provider id (a family's when sold as itself), family, name and price. */

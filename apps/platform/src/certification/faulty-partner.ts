@@ -22,6 +22,10 @@ export interface Fault {
   short?: { status: number; body: unknown; headers?: Record<string, string> };
   /** Sign the request with a valid signature before forwarding (a partner that ignores signatures). */
   resign?: string;
+  /** Refuse (400) a request without this header, as a partner that requires it. */
+  needsHeader?: string;
+  /** Rewrite the request's JSON body before the partner reads it (headers lower-case). */
+  request?: (body: any, headers: Record<string, string>) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Break only requests whose body `type` matches (for the trigger: the webhook asked for). */
   type?: RegExp;
   /** Break nothing until a request whose body `type` is this went through (a partner with state). */
@@ -91,6 +95,15 @@ export async function faultyPartner(
         trigger.webhook_url = `${self}/__relay?to=${encodeURIComponent(trigger.webhook_url)}`;
         raw = Buffer.from(JSON.stringify(trigger));
         headers['x-stream-signature'] = hmacHex(secret, raw);
+      }
+      if (hit && fault.needsHeader && !headers[fault.needsHeader]) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: `${fault.needsHeader} is required` }));
+        return;
+      }
+      if (hit && fault.request) {
+        const body = fault.request(raw.length ? JSON.parse(raw.toString('utf8')) : undefined, headers);
+        if (raw.length) raw = Buffer.from(JSON.stringify(body));
       }
       if (hit && fault.resign) headers['x-stream-signature'] = hmacHex(fault.resign, raw);
       if (hit && fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));

@@ -69,8 +69,19 @@ function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'po
   };
 }
 
-const sendOrder = (t: CheckRun, body: unknown) =>
-  t.call({ method: 'POST', path: posReceiveOrder.path, body, token: tokenOf(t) });
+/** As production: an `Idempotency-Key` header per order job, the same on every attempt of it. */
+const sendOrder = (
+  t: CheckRun,
+  body: unknown,
+  idempotencyKey = `job_cert${randomUUID().replaceAll('-', '')}`,
+) =>
+  t.call({
+    method: 'POST',
+    path: posReceiveOrder.path,
+    body,
+    token: tokenOf(t),
+    headers: { 'idempotency-key': idempotencyKey },
+  });
 
 /** The POS's answer to `order.created`: its id of the order, and whether it confirms later. */
 async function accepted(
@@ -168,7 +179,11 @@ export function posChecks(): Check[] {
           method: 'GET',
           path: posGetCatalog.path,
           token: tokenOf(t),
-          headers: { 'x-provider-location-id': location },
+          // As production (menus/catalogs.ts): the account from the token answer, and the location.
+          headers: {
+            ...(t.state.merchantId ? { 'x-provider-merchant-id': t.state.merchantId } : {}),
+            'x-provider-location-id': location,
+          },
         });
         t.expect2xx(answer, `GET ${posGetCatalog.path}`);
         t.expectShape(posGetCatalog.responses[200].schema, answer.json, 'The catalog');
@@ -198,17 +213,18 @@ export function posChecks(): Check[] {
       async run(t) {
         const key = `ord_cert_${randomUUID().replaceAll('-', '')}`;
         const order = orderFor(t, key);
-        const answer = await sendOrder(t, { type: 'order.created', object: order });
+        const job = `job_cert${randomUUID().replaceAll('-', '')}`;
+        const answer = await sendOrder(t, { type: 'order.created', object: order }, job);
         const first = await accepted(t, answer);
         t.state.orderId = first.provider_id;
         t.state.referenceId = key;
         if (first.async) await confirmed(t, first.provider_id);
         // The same idempotency key again (a retry after a lost answer) must be the same order.
-        const again = await sendOrder(t, { type: 'order.created', object: order });
+        const again = await sendOrder(t, { type: 'order.created', object: order }, job);
         const second = (await accepted(t, again)).provider_id;
         if (second !== t.state.orderId) {
           t.fail(
-            `A retry with the same idempotency_key made a second order (${second}, first ${t.state.orderId}): ` +
+            `A retry with the same idempotency_key and Idempotency-Key header made a second order (${second}, first ${t.state.orderId}): ` +
               'answer a repeated key with the order you already made.',
           );
         }
