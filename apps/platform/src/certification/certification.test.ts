@@ -151,7 +151,14 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     kind: 'events',
     fault: { path: '/event', resign: secret },
     fails: ['events.signature.refused'],
-    says: /must be refused with 401; it answered 204/,
+    says: /must be refused with a 4xx \(401 is usual; not 408, 425 or 429, which ask for a retry\); it answered 204/,
+  },
+  {
+    name: 'a bad signature refused with 429, which asks for a retry',
+    kind: 'events',
+    fault: { path: '/event', status: (s) => (s === 401 ? 429 : s) },
+    fails: ['events.signature.refused'],
+    says: /it answered 429/,
   },
   {
     name: 'wrong currency case in a new order',
@@ -455,6 +462,23 @@ describe('reports and edges', () => {
     try {
       const report = await run('pos', proxy.url);
       expect(report.checks.find((c) => c.id === 'pos.orders.accept')).toMatchObject({ status: 'passed' });
+      expect(report.passed).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it.each([403, 400])('events: a bad signature refused with %i certifies', async (status) => {
+    const proxy = await faultyPartner(
+      base.events,
+      { path: '/event', status: (s) => (s === 401 ? status : s) },
+      secret,
+    );
+    try {
+      const report = await run('events', proxy.url);
+      expect(report.checks.find((c) => c.id === 'events.signature.refused')).toMatchObject({
+        status: 'passed',
+      });
       expect(report.passed).toBe(true);
     } finally {
       await proxy.close();
