@@ -227,6 +227,16 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /confirming order sbx-ord-\S+ carried status ready_for_pickup; it must carry accepted\. .*confirmation_timeout/,
   },
   {
+    name: 'authorize refusing the redirect_uri (not registered): the fix quotes it and names the redirect_uri',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/authorize',
+      short: { status: 400, body: { error: 'redirect_uri is not registered' } },
+    },
+    fails: ['pos.oauth.authorize'],
+    says: /with redirect_uri http:\/\/127\.0\.0\.1:\d+\/oauth\/callback answered 400 "{\\"error\\":\\"redirect_uri is not registered\\"}"\. If you refuse a redirect_uri you did not register: the kit listens on a random port unless run with --listen HOST:PORT \(and --public-url\)/,
+  },
+  {
     name: 'a route moved behind a redirect (production does not follow it)',
     kind: 'pos',
     fault: {
@@ -479,6 +489,22 @@ describe('reports and edges', () => {
       expect(report.checks.find((c) => c.id === 'events.signature.refused')).toMatchObject({
         status: 'passed',
       });
+      expect(report.passed).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it.each([307, 308])('authorize redirecting with %i to redirect_uri certifies', async (status) => {
+    const proxy = await faultyPartner(
+      base.pos,
+      { path: '/stream-pos/v1/authorize', status: (s) => (s === 302 ? status : s) },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      const authorize = report.checks.find((c) => c.id === 'pos.oauth.authorize')!;
+      expect(authorize).toMatchObject({ status: 'passed', exchanges: [{ status }] });
       expect(report.passed).toBe(true);
     } finally {
       await proxy.close();

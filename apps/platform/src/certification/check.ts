@@ -236,7 +236,8 @@ export class CheckRun {
   }
 }
 
-const excerpt = (text: string) => (text ? ` ${JSON.stringify(text.slice(0, 200))}` : '');
+/** ` "the first 200 characters"` of an answer, or nothing. */
+export const excerpt = (text: string) => (text ? ` ${JSON.stringify(text.slice(0, 200))}` : '');
 
 /** `locations[0].provider_id: Invalid input; currency: must be lower case`, at most five. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {

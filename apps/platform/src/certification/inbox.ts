@@ -25,6 +25,8 @@ export interface Inbox {
   readonly webhookUrl: string;
   /** The `redirect_uri` of the OAuth checks (never followed: the runner reads the redirect). */
   readonly redirectUri: string;
+  /** How to get `redirectUri` registered with the partner's test client, for a refused authorize. */
+  readonly redirectHelp: string;
   /** The first webhook received at or after `since` that `match` accepts, or undefined after `waitMs`. */
   next(
     match: (w: ReceivedWebhook) => boolean,
@@ -108,6 +110,10 @@ export async function listenInbox(opts: {
   return {
     webhookUrl: `${base}/webhooks`,
     redirectUri: `${base}/oauth/callback`,
+    redirectHelp:
+      opts.port || opts.publicUrl
+        ? 'register it with the OAuth client of your test build'
+        : 'the kit listens on a random port unless run with --listen HOST:PORT (and --public-url): register the redirect_uri that gives with the OAuth client of your test build',
     async next(match, since, waitMs) {
       const deadline = Date.now() + waitMs;
       for (;;) {

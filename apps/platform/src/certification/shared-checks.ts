@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { dspOAuth } from '@stream/contracts/apis/become-a-dsp/index';
 import { posOAuth } from '@stream/contracts/apis/become-a-pos/index';
 import { CERTIFICATION_TRIGGER_PATH, type CertificationTrigger } from '@stream/contracts/certification';
-import { Skip, type Check, type CheckRun } from './check.ts';
+import { Skip, excerpt, type Check, type CheckRun } from './check.ts';
 
 /**
  * Checks both merchant sides share: the OAuth flow a POS and a DSP build alike, and "send us this
@@ -17,6 +17,9 @@ const clientOf = (t: CheckRun) => {
   if (!client) throw new Skip('needs the OAuth client credentials (--client-id, --client-secret)');
   return client;
 };
+
+/** The redirects a browser follows to redirect_uri, keeping it a GET. */
+const REDIRECTS = new Set([302, 303, 307, 308]);
 
 /** Authorize, a refused code, the code exchange, the refresh, and a refused token (`probe`: a call needing one). */
 export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): Check[] {
@@ -56,11 +59,13 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
           path: authorize.path,
           query: { client_id, response_type: 'code', redirect_uri: redirect, state },
         });
-        if (answer.status !== 302 && answer.status !== 303) {
+        if (!REDIRECTS.has(answer.status)) {
           t.fail(
-            `GET ${authorize.path} answered ${answer.status}; certification needs a test merchant that approves ` +
-              'without a login page: answer 302 to redirect_uri with code and state for a client that does not ' +
-              'ask for HTML (Accept: application/json), or run with --token.',
+            `GET ${authorize.path} with redirect_uri ${redirect} answered ${answer.status}${excerpt(answer.text)}. ` +
+              `If you refuse a redirect_uri you did not register: ${t.ctx.inbox.redirectHelp}. Otherwise ` +
+              'certification needs a test merchant that approves without a login page: redirect (302, 303, 307 ' +
+              'or 308) to redirect_uri with code and state, for a client that does not ask for HTML (Accept: ' +
+              'application/json), or run with --token.',
           );
         }
         const location = new URL(answer.headers.get('location') ?? '', redirect);
