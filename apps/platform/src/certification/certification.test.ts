@@ -237,6 +237,20 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /with redirect_uri http:\/\/127\.0\.0\.1:\d+\/oauth\/callback answered 400 "{\\"error\\":\\"redirect_uri is not registered\\"}"\. If you refuse a redirect_uri you did not register: the kit listens on a random port unless run with --listen HOST:PORT \(and --public-url\)/,
   },
   {
+    name: 'a webhook sent as text/plain: refused 415 as production refuses it, and the fix says so',
+    kind: 'pos',
+    fault: { webhook: { type: 'location.status.updated', contentType: 'text/plain' } },
+    fails: ['pos.webhooks.location-status'],
+    says: /The location\.status\.updated webhook reached http:\/\/127\.0\.0\.1:\d+\/webhooks and was refused 415, as the platform refuses it: Content-Type text\/plain: send the body as application\/json\./,
+  },
+  {
+    name: 'a webhook whose body is not JSON: refused 400, and the fix says so',
+    kind: 'events',
+    fault: { webhook: { type: 'order.assign.driver', raw: '{"type":"order.assign.driver",' } },
+    fails: ['events.webhooks.assign-driver'],
+    says: /was refused 400, as the platform refuses it: the body is not valid JSON\./,
+  },
+  {
     name: 'a route moved behind a redirect (production does not follow it)',
     kind: 'pos',
     fault: {

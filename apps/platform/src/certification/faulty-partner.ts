@@ -31,7 +31,14 @@ export interface Fault {
   /** Break nothing until a request whose body `type` is this went through (a partner with state). */
   after?: string;
   /** Break the partner's webhook of this type: rewrite its body and/or spoil its signature. */
-  webhook?: { type: string; body?: (body: any) => unknown; badSignature?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  webhook?: {
+    type: string;
+    body?: (body: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+    /** Send these bytes instead (signed). */
+    raw?: string;
+    contentType?: string;
+    badSignature?: boolean;
+  };
 }
 
 const read = (req: IncomingMessage) =>
@@ -75,6 +82,8 @@ export async function faultyPartner(
         const w = fault.webhook;
         if (w && parsed.type === w.type) {
           if (w.body) body = JSON.stringify(w.body(parsed));
+          if (w.raw !== undefined) body = w.raw;
+          if (w.contentType) headers['content-type'] = w.contentType;
           headers['stream-webhook-signature'] = w.badSignature
             ? hmacHex('not-the-secret', body)
             : hmacHex(secret, body);

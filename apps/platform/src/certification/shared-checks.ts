@@ -184,7 +184,12 @@ export async function askForWebhook(
   } else {
     t.expect2xx(answer, `POST ${CERTIFICATION_TRIGGER_PATH} (the certification trigger)`);
   }
-  const got = await inbox.next((w) => typeOf(w.body) === ask.type, since, webhookWaitMs);
+  // A body that is not JSON has no type: taken as the one asked for, to say why it was refused.
+  const got = await inbox.next(
+    (w) => typeOf(w.body) === ask.type || (w.refused !== undefined && w.body === undefined),
+    since,
+    webhookWaitMs,
+  );
   if (!got) {
     return t.fail(
       `No ${ask.type} webhook reached ${inbox.webhookUrl} within ${Math.round(webhookWaitMs / 1000)} s. ` +
@@ -196,9 +201,15 @@ export async function askForWebhook(
     method: 'POST',
     url: `${inbox.webhookUrl}${got.path.slice('/webhooks'.length)}`,
     request_body: got.body ?? got.raw.slice(0, 4096),
-    status: got.signature === 'valid' ? 200 : 401,
+    status: got.refused?.status ?? (got.signature === 'valid' ? 200 : 401),
     duration_ms: 0,
   });
+  if (got.refused) {
+    t.fail(
+      `The ${ask.type} webhook reached ${inbox.webhookUrl} and was refused ${got.refused.status}, as the platform ` +
+        `refuses it: ${got.refused.reason}.`,
+    );
+  }
   if (got.signature !== 'valid') {
     t.fail(
       `The ${ask.type} webhook's Stream-Webhook-Signature failed (${got.signature}): send the lower-case hex ` +
