@@ -251,6 +251,24 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /was refused 400, as the platform refuses it: the body is not valid JSON\./,
   },
   {
+    name: 'a DSP order naming its own SKU, not a stream_id of the menu it downloaded',
+    kind: 'dsp',
+    fault: {
+      webhook: {
+        type: 'new_order',
+        body: (b) => ({
+          ...b,
+          order: {
+            ...b.order,
+            items: b.order.items.map((i: object, n: number) => (n ? i : { ...i, id: 'my-sku-123' })),
+          },
+        }),
+      },
+    },
+    fails: ['dsp.webhooks.new-order'],
+    says: /The order names my-sku-123, which the menu file you downloaded does not have: name an item by its variation's stream_id .*pos_missing_items/,
+  },
+  {
     name: 'a route moved behind a redirect (production does not follow it)',
     kind: 'pos',
     fault: {

@@ -60,6 +60,8 @@ export interface RunState {
   locationId?: string;
   /** A catalog item an order can name: its provider id (a family's when sold as itself), family, name and price. */
   item?: { provider_id: string; family_id?: string; name: string; price: number; currency: string };
+  /** Every stream_id of the menu files the DSP downloaded: what its orders must name. */
+  menuIds?: string[];
   /** The POS's id of the order the runner placed; the DSP's id of the order it sent. */
   orderId?: string;
   /** The reference of the order the events were about (events). */
