@@ -30,6 +30,10 @@ export const CertificationTrigger = z
     order_id: z.string().max(200).optional().meta({
       description: 'The order it is about: your id of it (POS), or the platform reference (events).',
     }),
+    status: z.string().max(100).optional().meta({
+      description:
+        'The status the webhook must carry, when the kit needs one (`accepted`: confirm the order you took with `async_acceptance`).',
+    }),
   })
   .meta({ id: 'CertificationTrigger', description: 'Asks your test build to send one webhook.' });
 export type CertificationTrigger = z.infer<typeof CertificationTrigger>;

@@ -106,6 +106,10 @@ describe('the sandbox simulators certify green', () => {
   });
 });
 
+/** The sandbox's order answers turned into async acceptances (`{order: {provider_id, async_acceptance}}`). */
+const asyncAnswer = (b: { order?: { provider_id: string } }) =>
+  b.order ? { order: { provider_id: b.order.provider_id, async_acceptance: true } } : b;
+
 /** Each fault a partner's implementation might have, and exactly the checks it must fail. */
 const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: string[]; says: RegExp }[] = [
   {
@@ -147,7 +151,14 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     kind: 'events',
     fault: { path: '/event', resign: secret },
     fails: ['events.signature.refused'],
-    says: /must be refused with 401; it answered 204/,
+    says: /must be refused with a 4xx \(401 is usual; not 408, 425 or 429, which ask for a retry\); it answered 204/,
+  },
+  {
+    name: 'a bad signature refused with 429, which asks for a retry',
+    kind: 'events',
+    fault: { path: '/event', status: (s) => (s === 401 ? 429 : s) },
+    fails: ['events.signature.refused'],
+    says: /it answered 429/,
   },
   {
     name: 'wrong currency case in a new order',
@@ -157,6 +168,105 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     },
     fails: ['dsp.webhooks.new-order'],
     says: /order\.currency/,
+  },
+  {
+    name: 'a webhook naming another order: the POS status of an order it did not take',
+    kind: 'pos',
+    fault: {
+      webhook: {
+        type: 'order.status.updated',
+        body: (b) => ({ ...b, object: { ...b.object, provider_id: 'ord_platform_id_not_mine' } }),
+      },
+    },
+    fails: ['pos.webhooks.order-status'],
+    says: /names object\.provider_id "ord_platform_id_not_mine"; the trigger asked about "sbx-ord-[^"]+" \(the provider_id you answered to order\.created\)/,
+  },
+  {
+    name: 'a webhook naming another location',
+    kind: 'pos',
+    fault: {
+      webhook: {
+        type: 'location.status.updated',
+        body: (b) => ({ ...b, object: { ...b.object, location_id: 'loc-unknown' } }),
+      },
+    },
+    fails: ['pos.webhooks.location-status'],
+    says: /names object\.location_id "loc-unknown"; the trigger asked about "loc-[^"]+"/,
+  },
+  {
+    name: 'a DSP new order for a store that is not the one connected',
+    kind: 'dsp',
+    fault: { webhook: { type: 'new_order', body: (b) => ({ ...b, location_id: 'store-not-connected' }) } },
+    fails: ['dsp.webhooks.new-order'],
+    says: /names location_id "store-not-connected"; the trigger asked about/,
+  },
+  {
+    name: 'a DSP cancel_order for an order it never sent',
+    kind: 'dsp',
+    fault: { webhook: { type: 'cancel_order', body: (b) => ({ ...b, order_id: 'order-never-sent' }) } },
+    fails: ['dsp.webhooks.cancel-order'],
+    says: /names order_id "order-never-sent"; the trigger asked about "[^"]+" \(the order\.id of your new_order\)/,
+  },
+  {
+    name: 'a driver assigned to another order',
+    kind: 'events',
+    fault: {
+      webhook: {
+        type: 'order.assign.driver',
+        body: (b) => ({ ...b, object: { ...b.object, order_id: 'ord_some_other_order' } }),
+      },
+    },
+    fails: ['events.webhooks.assign-driver'],
+    says: /names object\.order_id "ord_some_other_order"; the trigger asked about "ord_cert\w+"/,
+  },
+  {
+    name: 'async_acceptance answered, but what the POS sends is not the accepted confirmation',
+    kind: 'pos',
+    fault: { path: '/stream-pos/v1/orders', answer: asyncAnswer },
+    fails: ['pos.orders.accept'],
+    says: /confirming order sbx-ord-\S+ carried status ready_for_pickup; it must carry accepted\. .*confirmation_timeout/,
+  },
+  {
+    name: 'authorize refusing the redirect_uri (not registered): the fix quotes it and names the redirect_uri',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/authorize',
+      short: { status: 400, body: { error: 'redirect_uri is not registered' } },
+    },
+    fails: ['pos.oauth.authorize'],
+    says: /with redirect_uri http:\/\/127\.0\.0\.1:\d+\/oauth\/callback answered 400 "{\\"error\\":\\"redirect_uri is not registered\\"}"\. If you refuse a redirect_uri you did not register: the kit listens on a random port unless run with --listen HOST:PORT \(and --public-url\)/,
+  },
+  {
+    name: 'a webhook sent as text/plain: refused 415 as production refuses it, and the fix says so',
+    kind: 'pos',
+    fault: { webhook: { type: 'location.status.updated', contentType: 'text/plain' } },
+    fails: ['pos.webhooks.location-status'],
+    says: /The location\.status\.updated webhook reached http:\/\/127\.0\.0\.1:\d+\/webhooks and was refused 415, as the platform refuses it: Content-Type text\/plain: send the body as application\/json\./,
+  },
+  {
+    name: 'a webhook whose body is not JSON: refused 400, and the fix says so',
+    kind: 'events',
+    fault: { webhook: { type: 'order.assign.driver', raw: '{"type":"order.assign.driver",' } },
+    fails: ['events.webhooks.assign-driver'],
+    says: /was refused 400, as the platform refuses it: the body is not valid JSON\./,
+  },
+  {
+    name: 'a DSP order naming its own SKU, not a stream_id of the menu it downloaded',
+    kind: 'dsp',
+    fault: {
+      webhook: {
+        type: 'new_order',
+        body: (b) => ({
+          ...b,
+          order: {
+            ...b.order,
+            items: b.order.items.map((i: object, n: number) => (n ? i : { ...i, id: 'my-sku-123' })),
+          },
+        }),
+      },
+    },
+    fails: ['dsp.webhooks.new-order'],
+    says: /The order names my-sku-123, which the menu file you downloaded does not have: name an item by its variation's stream_id .*pos_missing_items/,
   },
   {
     name: 'a route moved behind a redirect (production does not follow it)',
@@ -229,6 +339,208 @@ describe('reports and edges', () => {
       expect.arrayContaining(['dsp.oauth.authorize', 'dsp.oauth.token', 'dsp.oauth.refresh']),
     );
     expect(pos.passed).toBe(false);
+  });
+
+  it('a POS answering async_acceptance is asked for order.status.updated accepted, and certifies when it comes', async () => {
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        path: '/stream-pos/v1/orders',
+        answer: asyncAnswer,
+        webhook: {
+          type: 'order.status.updated',
+          body: (b) => ({ ...b, object: { ...b.object, status: 'accepted' } }),
+        },
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.passed).toBe(true);
+      const accept = report.checks.find((c) => c.id === 'pos.orders.accept')!;
+      const provider = accept.exchanges[0]!.response_body as { order: { provider_id: string } };
+      expect(accept.exchanges[1]).toMatchObject({
+        url: `${proxy.url}/stream-certification/v1/webhooks`,
+        request_body: {
+          type: 'order.status.updated',
+          status: 'accepted',
+          order_id: provider.order.provider_id,
+        },
+      });
+      expect(accept.exchanges[2]).toMatchObject({
+        direction: 'received',
+        request_body: { object: { status: 'accepted', provider_id: provider.order.provider_id } },
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a POS answering async_acceptance without a trigger is asked for accepted by hand, and fails when none comes', async () => {
+    const proxy = await faultyPartner(
+      base.pos,
+      { path: '/stream-pos/v1/orders', answer: asyncAnswer },
+      secret,
+    );
+    const noTrigger = await faultyPartner(
+      proxy.url,
+      { path: '/stream-certification/v1/webhooks', short: { status: 404, body: {} } },
+      secret,
+    );
+    try {
+      prompts.length = 0;
+      const report = await run('pos', noTrigger.url, { webhookWaitMs: 300 });
+      expect(prompts[0]).toMatch(
+        /^Send a signed order\.status\.updated webhook with status accepted for order sbx-ord-/,
+      );
+      expect(report.checks.find((c) => c.id === 'pos.orders.accept')!.fix).toMatch(
+        /No order\.status\.updated webhook reached .* async_acceptance: true: production fails the order \(confirmation_timeout\)/,
+      );
+      expect(report.passed).toBe(false);
+    } finally {
+      await noTrigger.close();
+      await proxy.close();
+    }
+  });
+
+  it.each(['pos', 'events'] as const)(
+    '%s: a partner refusing webhooks for a cancelled order certifies (they are asked for before the cancellation)',
+    async (kind) => {
+      const proxy = await faultyPartner(
+        base[kind],
+        {
+          path: '/stream-certification/v1/webhooks',
+          after: 'order.canceled',
+          type: /^order\.(status|assign|update)/,
+          short: { status: 409, body: { error: 'invalid_transition', message: 'The order is cancelled.' } },
+        },
+        secret,
+      );
+      try {
+        const report = await run(kind, proxy.url);
+        expect(report.checks.filter((c) => c.required && c.status !== 'passed')).toEqual([]);
+        const ids = report.checks.map((c) => c.id);
+        const canceled = ids.indexOf(`${kind}.${kind === 'pos' ? 'orders' : 'receive'}.canceled`);
+        const asked =
+          kind === 'pos'
+            ? ['pos.webhooks.order-status']
+            : ['events.webhooks.assign-driver', 'events.webhooks.delivery-status'];
+        for (const id of asked) expect(ids.indexOf(id)).toBeLessThan(canceled);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
+  it('a catalog priced on item families, item: [], certifies: a priced family is ordered as itself', async () => {
+    type Family = { provider_id: string; price_amount?: number };
+    type Category = { item_family_ids: string[] };
+    const familyPriced = (b: { item_family: Family[]; category: Category[] }) => {
+      const families = b.item_family.filter((f) => f.price_amount !== undefined);
+      const ids = new Set(families.map((f) => f.provider_id));
+      const category = b.category.map((c) => ({
+        ...c,
+        item_family_ids: c.item_family_ids.filter((i) => ids.has(i)),
+      }));
+      return { ...b, item: [], item_family: families, category };
+    };
+    const proxy = await faultyPartner(
+      base.pos,
+      { path: '/stream-pos/v1/catalog', answer: familyPriced },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed')).toEqual([]);
+      const accept = report.checks.find((c) => c.id === 'pos.orders.accept')!;
+      expect(accept.exchanges[0]!.request_body).toMatchObject({
+        object: {
+          line_items: [
+            { provider_id: 'fam-veggie', item_family_provider_id: 'fam-veggie', price_amount: 400 },
+          ],
+        },
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a POS requiring X-Provider-Merchant-Id (the token answer id) on the catalog pull certifies', async () => {
+    const seen: string[] = [];
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        path: '/stream-pos/v1/catalog',
+        needsHeader: 'x-provider-merchant-id',
+        request: (b, h) => (seen.push(h['x-provider-merchant-id']!), b),
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed')).toEqual([]);
+      const token = report.checks.find((c) => c.id === 'pos.oauth.refresh')!.exchanges[0]!.response_body;
+      expect(seen).toEqual([(token as { id: string }).id]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a POS deduplicating orders on the Idempotency-Key header certifies: the retry carries the same header', async () => {
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        path: '/stream-pos/v1/orders',
+        request: (b, h) =>
+          b.type === 'order.created'
+            ? {
+                ...b,
+                object: { ...b.object, idempotency_key: h['idempotency-key'] ?? `none-${Math.random()}` },
+              }
+            : b,
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.checks.find((c) => c.id === 'pos.orders.accept')).toMatchObject({ status: 'passed' });
+      expect(report.passed).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it.each([403, 400])('events: a bad signature refused with %i certifies', async (status) => {
+    const proxy = await faultyPartner(
+      base.events,
+      { path: '/event', status: (s) => (s === 401 ? status : s) },
+      secret,
+    );
+    try {
+      const report = await run('events', proxy.url);
+      expect(report.checks.find((c) => c.id === 'events.signature.refused')).toMatchObject({
+        status: 'passed',
+      });
+      expect(report.passed).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it.each([307, 308])('authorize redirecting with %i to redirect_uri certifies', async (status) => {
+    const proxy = await faultyPartner(
+      base.pos,
+      { path: '/stream-pos/v1/authorize', status: (s) => (s === 302 ? status : s) },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      const authorize = report.checks.find((c) => c.id === 'pos.oauth.authorize')!;
+      expect(authorize).toMatchObject({ status: 'passed', exchanges: [{ status }] });
+      expect(report.passed).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {

@@ -54,10 +54,14 @@ export interface RunContext {
 export interface RunState {
   accessToken?: string;
   refreshToken?: string;
+  /** The token answer's `id`: the merchant account, sent as `X-Provider-Merchant-Id` as production does. */
+  merchantId?: string;
   code?: string;
   locationId?: string;
-  /** A catalog item an order can name: its provider id, name and price. */
-  item?: { provider_id: string; name: string; price: number; currency: string };
+  /** A catalog item an order can name: its provider id (a family's when sold as itself), family, name and price. */
+  item?: { provider_id: string; family_id?: string; name: string; price: number; currency: string };
+  /** Every stream_id of the menu files the DSP downloaded: what its orders must name. */
+  menuIds?: string[];
   /** The POS's id of the order the runner placed; the DSP's id of the order it sent. */
   orderId?: string;
   /** The reference of the order the events were about (events). */
@@ -234,7 +238,8 @@ export class CheckRun {
   }
 }
 
-const excerpt = (text: string) => (text ? ` ${JSON.stringify(text.slice(0, 200))}` : '');
+/** ` "the first 200 characters"` of an answer, or nothing. */
+export const excerpt = (text: string) => (text ? ` ${JSON.stringify(text.slice(0, 200))}` : '');
 
 /** `locations[0].provider_id: Invalid input; currency: must be lower case`, at most five. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {

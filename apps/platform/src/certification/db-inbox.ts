@@ -22,6 +22,8 @@ export function dbInbox(ctx: AppContext, runId: string): Inbox {
     webhookUrl: `${base}/webhooks`,
     // The partner registered the platform's callback; the run reads the redirect and never follows it.
     redirectUri: callbackUrl(ctx),
+    redirectHelp:
+      "it is the platform's OAuth callback: register it with the OAuth client you issued the platform",
     async next(match, since, waitMs) {
       const deadline = Date.now() + waitMs;
       let after = 0;

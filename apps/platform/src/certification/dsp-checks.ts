@@ -32,6 +32,8 @@ const tokenOf = (t: CheckRun) => t.need('accessToken', 'dsp.oauth.token');
 const storeOf = (t: CheckRun) => t.need('locationId', 'dsp.locations');
 /** The DSP's order of the run: the one its new_order named, else a made-up id its events can name. */
 const orderOf = (t: CheckRun) => (t.state.orderId ??= `cert-order-${Date.now()}`);
+const STORE = { field: 'location_id', is: 'the first store of GET /stream-dsp/v1/locations' };
+const ORDER = { field: 'order_id', is: 'the order.id of your new_order' };
 
 const connection = (t: CheckRun, method: 'POST' | 'DELETE') =>
   t.call({ method, path: dspConnectLocation.path, body: { location_id: storeOf(t) }, token: tokenOf(t) });
@@ -70,7 +72,8 @@ const menuCheck = (form: 'v1' | 'v2'): Check => ({
   title: `A ${form} menu file is downloaded and accepted`,
   guide: GUIDE.menus,
   async run(t) {
-    const file = await t.ctx.inbox.serveFile(exampleMenuFile(form));
+    const menu = exampleMenuFile(form);
+    const file = await t.ctx.inbox.serveFile(menu);
     const body = { type: 'location.publish', location_id: storeOf(t), download_url: file.url };
     const answer = await t.call({ method: 'POST', path: dspReceiveEvent.path, body, token: tokenOf(t) });
     t.expect2xx(answer, `POST ${dspReceiveEvent.path} (location.publish, ${form})`);
@@ -81,8 +84,35 @@ const menuCheck = (form: 'v1' | 'v2'): Check => ({
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    t.state.menuIds = [...(t.state.menuIds ?? []), ...streamIdsOf(menu)];
   },
 });
+
+/** Every `stream_id` in a menu file, of any kind. */
+function streamIdsOf(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) streamIdsOf(v, into);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'stream_id' && typeof v === 'string') into.push(v);
+      else streamIdsOf(v, into);
+    }
+  }
+  return into;
+}
+
+type Named = { id: string; item_id?: string; modifier_group_id?: string; modifiers?: Named[] };
+
+/** The ids an order names that the published menu does not have (production: pos_missing_items). */
+function unknownIds(items: Named[], known: Set<string>): string[] {
+  const out: string[] = [];
+  const walk = (n: Named) => {
+    for (const id of [n.id, n.item_id, n.modifier_group_id])
+      if (id !== undefined && !known.has(id)) out.push(id);
+    for (const m of n.modifiers ?? []) walk(m);
+  };
+  for (const item of items) walk(item);
+  return out;
+}
 
 export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
   const about = (t: CheckRun) => ({ location_id: storeOf(t), order_id: orderOf(t) });
@@ -118,29 +148,43 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
         if (!state.connected) t.fail('After POST, GET of the connection must answer connected: true.');
       },
     },
+    // The menu first: the order must name its ids, as production maps them to the POS's.
+    menuCheck('v1'),
+    ...(opts.menuV2 ? [menuCheck('v2')] : []),
     webhookCheck({
       id: 'dsp.webhooks.new-order',
       title: 'new_order is sent, signed, and passes the order rules',
       guide: GUIDE.orders,
       type: 'new_order',
       schema: NewOrderWebhook,
+      names: { location_id: STORE },
       about: (t) => ({ location_id: storeOf(t) }),
       verify(t, body) {
         const { order } = body as { order: DspOrder };
         const checked = validateDspOrder(order, { receivedAtMs: Date.now(), defaultSource: 'example-dsp' });
         if (!checked.ok) t.fail(`The order breaks the order rules: ${problemsMessage(checked.problems)}.`);
         t.state.orderId = order.id;
+        const menuIds = t.state.menuIds;
+        if (!menuIds)
+          return t.note('Its item ids were not checked: no menu file was downloaded (dsp.menu.v1).');
+        const unknown = unknownIds(order.items as Named[], new Set(menuIds));
+        if (unknown.length > 0) {
+          t.fail(
+            `The order names ${unknown.slice(0, 5).join(', ')}, which the menu file you downloaded does not have: ` +
+              "name an item by its variation's stream_id (item_id: the item's, modifiers theirs). " +
+              'Production fails such an order (pos_missing_items).',
+          );
+        }
       },
     }),
     ...eventChecks(),
-    menuCheck('v1'),
-    ...(opts.menuV2 ? [menuCheck('v2')] : []),
     webhookCheck({
       id: 'dsp.webhooks.delivery-status',
       title: 'delivery_status_update is sent, signed',
       guide: GUIDE.fulfillment,
       type: 'delivery_status_update',
       schema: DeliveryStatusUpdateWebhook,
+      names: { location_id: STORE, order_id: ORDER },
       about,
     }),
     webhookCheck({
@@ -149,6 +193,7 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       guide: GUIDE.orders,
       type: 'cancel_order',
       schema: CancelOrderWebhook,
+      names: { location_id: STORE, order_id: ORDER },
       about,
     }),
     webhookCheck({
@@ -157,6 +202,7 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       guide: GUIDE.locations,
       type: 'store_status_update',
       schema: StoreStatusUpdateWebhook,
+      names: { location_id: STORE },
       about: (t) => ({ location_id: storeOf(t) }),
     }),
     {

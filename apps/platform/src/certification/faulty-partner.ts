@@ -22,8 +22,23 @@ export interface Fault {
   short?: { status: number; body: unknown; headers?: Record<string, string> };
   /** Sign the request with a valid signature before forwarding (a partner that ignores signatures). */
   resign?: string;
+  /** Refuse (400) a request without this header, as a partner that requires it. */
+  needsHeader?: string;
+  /** Rewrite the request's JSON body before the partner reads it (headers lower-case). */
+  request?: (body: any, headers: Record<string, string>) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Break only requests whose body `type` matches (for the trigger: the webhook asked for). */
+  type?: RegExp;
+  /** Break nothing until a request whose body `type` is this went through (a partner with state). */
+  after?: string;
   /** Break the partner's webhook of this type: rewrite its body and/or spoil its signature. */
-  webhook?: { type: string; body?: (body: any) => unknown; badSignature?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  webhook?: {
+    type: string;
+    body?: (body: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+    /** Send these bytes instead (signed). */
+    raw?: string;
+    contentType?: string;
+    badSignature?: boolean;
+  };
 }
 
 const read = (req: IncomingMessage) =>
@@ -34,6 +49,14 @@ const read = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
+const typeOfRaw = (raw: Buffer): unknown => {
+  try {
+    return (JSON.parse(raw.toString('utf8')) as { type?: unknown }).type;
+  } catch {
+    return undefined;
+  }
+};
+
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
 export async function faultyPartner(
@@ -42,6 +65,7 @@ export async function faultyPartner(
   secret: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   let self = '';
+  let armed = !fault.after;
   const server = createServer((req, res) => {
     void (async () => {
       let raw = await read(req);
@@ -58,6 +82,8 @@ export async function faultyPartner(
         const w = fault.webhook;
         if (w && parsed.type === w.type) {
           if (w.body) body = JSON.stringify(w.body(parsed));
+          if (w.raw !== undefined) body = w.raw;
+          if (w.contentType) headers['content-type'] = w.contentType;
           headers['stream-webhook-signature'] = w.badSignature
             ? hmacHex('not-the-secret', body)
             : hmacHex(secret, body);
@@ -67,12 +93,26 @@ export async function faultyPartner(
         return;
       }
 
-      const hit = (!fault.method || fault.method === req.method) && (!fault.path || fault.path === path);
+      const hit =
+        armed &&
+        (!fault.method || fault.method === req.method) &&
+        (!fault.path || fault.path === path) &&
+        (!fault.type || fault.type.test(String(typeOfRaw(raw))));
+      if (fault.after && typeOfRaw(raw) === fault.after) armed = true;
       if (path === '/stream-certification/v1/webhooks' && fault.webhook) {
         const trigger = JSON.parse(raw.toString('utf8'));
         trigger.webhook_url = `${self}/__relay?to=${encodeURIComponent(trigger.webhook_url)}`;
         raw = Buffer.from(JSON.stringify(trigger));
         headers['x-stream-signature'] = hmacHex(secret, raw);
+      }
+      if (hit && fault.needsHeader && !headers[fault.needsHeader]) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: `${fault.needsHeader} is required` }));
+        return;
+      }
+      if (hit && fault.request) {
+        const body = fault.request(raw.length ? JSON.parse(raw.toString('utf8')) : undefined, headers);
+        if (raw.length) raw = Buffer.from(JSON.stringify(body));
       }
       if (hit && fault.resign) headers['x-stream-signature'] = hmacHex(fault.resign, raw);
       if (hit && fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));

@@ -18,6 +18,22 @@ export interface ReceivedWebhook {
   /** The body as JSON, undefined when it is not. */
   body: unknown;
   signature: 'valid' | SignatureProblem;
+  /** Why it was refused as the platform refuses it, before its signature (its Content-Type, its JSON). */
+  refused?: { status: number; reason: string };
+}
+
+const JSON_TYPE = /^application\/(?:json|[\w.-]+\+json)\s*(?:;.*)?$/i;
+
+/** The platform's answer to a body it cannot read (`installBodyParsers`): 415 or 400, else none. */
+function unreadable(contentType: string | undefined, body: unknown): ReceivedWebhook['refused'] {
+  if (!contentType || !JSON_TYPE.test(contentType)) {
+    return {
+      status: 415,
+      reason: `Content-Type ${contentType ?? '(none)'}: send the body as application/json`,
+    };
+  }
+  if (body === undefined) return { status: 400, reason: 'the body is not valid JSON' };
+  return undefined;
 }
 
 export interface Inbox {
@@ -25,6 +41,8 @@ export interface Inbox {
   readonly webhookUrl: string;
   /** The `redirect_uri` of the OAuth checks (never followed: the runner reads the redirect). */
   readonly redirectUri: string;
+  /** How to get `redirectUri` registered with the partner's test client, for a refused authorize. */
+  readonly redirectHelp: string;
   /** The first webhook received at or after `since` that `match` accepts, or undefined after `waitMs`. */
   next(
     match: (w: ReceivedWebhook) => boolean,
@@ -82,14 +100,21 @@ export async function listenInbox(opts: {
       const raw = await readBody(req);
       const problem = verifySignature(opts.secret, raw, req.headers['stream-webhook-signature']);
       const text = raw.toString('utf8');
+      const body = parseJson(text);
+      const refused = unreadable(req.headers['content-type'], body);
       received.push({
         at: Date.now(),
         path,
         raw: text,
-        body: parseJson(text),
+        body,
         signature: problem ?? 'valid',
+        ...(refused ? { refused } : {}),
       });
       for (const wake of waiters) wake();
+      if (refused) {
+        const code = refused.status === 415 ? 'unsupported_media_type' : 'invalid_json';
+        return answer(refused.status, { error: { code, message: `${refused.reason}.` } });
+      }
       if (problem) {
         return answer(401, {
           error: { code: problem, message: 'Stream-Webhook-Signature is not the HMAC of this body.' },
@@ -108,6 +133,10 @@ export async function listenInbox(opts: {
   return {
     webhookUrl: `${base}/webhooks`,
     redirectUri: `${base}/oauth/callback`,
+    redirectHelp:
+      opts.port || opts.publicUrl
+        ? 'register it with the OAuth client of your test build'
+        : 'the kit listens on a random port unless run with --listen HOST:PORT (and --public-url): register the redirect_uri that gives with the OAuth client of your test build',
     async next(match, since, waitMs) {
       const deadline = Date.now() + waitMs;
       for (;;) {

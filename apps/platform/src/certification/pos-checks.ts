@@ -19,8 +19,9 @@ import {
   OrderStatusUpdatedWebhook,
 } from '@stream/contracts/apis/become-a-pos/webhooks';
 import { normalizeCatalog } from '../menus/catalog.ts';
+import { orderableItem } from './catalog-item.ts';
 import type { Check, CheckRun } from './check.ts';
-import { oauthChecks, webhookCheck } from './shared-checks.ts';
+import { askForWebhook, oauthChecks, webhookCheck } from './shared-checks.ts';
 
 /** What a POS must pass: the calls the platform makes to it, then the webhooks it sends back. */
 
@@ -39,6 +40,7 @@ const GUIDE = {
 const examples = posReceiveOrder.request.examples;
 const tokenOf = (t: CheckRun) => t.need('accessToken', 'pos.oauth.token');
 const locationOf = (t: CheckRun) => t.need('locationId', 'pos.locations');
+const AT_LOCATION = { field: 'object.location_id', is: 'the first location of GET /stream-pos/v1/locations' };
 
 /** An order for the location, of the catalog item the run found, priced from the catalog. */
 function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'pos.catalog')): PosOrder {
@@ -52,6 +54,7 @@ function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'po
     line_items: [
       {
         provider_id: item.provider_id,
+        ...(item.family_id !== undefined ? { item_family_provider_id: item.family_id } : {}),
         name: item.name,
         quantity: 2,
         price_amount: item.price,
@@ -66,16 +69,74 @@ function orderFor(t: CheckRun, idempotencyKey: string, item = t.need('item', 'po
   };
 }
 
-const sendOrder = (t: CheckRun, body: unknown) =>
-  t.call({ method: 'POST', path: posReceiveOrder.path, body, token: tokenOf(t) });
+/** As production: an `Idempotency-Key` header per order job, the same on every attempt of it. */
+const sendOrder = (
+  t: CheckRun,
+  body: unknown,
+  idempotencyKey = `job_cert${randomUUID().replaceAll('-', '')}`,
+) =>
+  t.call({
+    method: 'POST',
+    path: posReceiveOrder.path,
+    body,
+    token: tokenOf(t),
+    headers: { 'idempotency-key': idempotencyKey },
+  });
 
-/** The POS's answer to `order.created`: its id of the order, after its webhook when it accepts later. */
-async function accepted(t: CheckRun, answer: Awaited<ReturnType<typeof sendOrder>>): Promise<string> {
+/** The POS's answer to `order.created`: its id of the order, and whether it confirms later. */
+async function accepted(
+  t: CheckRun,
+  answer: Awaited<ReturnType<typeof sendOrder>>,
+): Promise<{ provider_id: string; async: boolean }> {
   t.expect2xx(answer, `POST ${posReceiveOrder.path} (order.created)`);
   const { order } = t.expectShape(PosOrderAnswer, answer.json, 'The answer to order.created');
   if (!order) t.fail('Answer order.created with {order: {provider_id}} (or async_acceptance: true).');
-  return order.provider_id;
+  return { provider_id: order.provider_id, async: order.async_acceptance === true };
 }
+
+const ORDER_STATUS = {
+  type: 'order.status.updated',
+  schema: OrderStatusUpdatedWebhook,
+  names: {
+    order_id: { field: 'object.provider_id', is: 'the provider_id you answered to order.created' },
+    location_id: AT_LOCATION,
+  },
+};
+
+/** An order taken with async_acceptance fails in production unless `accepted` comes within 60 s. */
+async function confirmed(t: CheckRun, provider_id: string): Promise<void> {
+  const why =
+    'You answered order.created with async_acceptance: true: production fails the order (confirmation_timeout) ' +
+    'unless order.status.updated accepted comes within 60 s.';
+  const body = (await askForWebhook(
+    t,
+    { ...ORDER_STATUS, why },
+    { location_id: locationOf(t), order_id: provider_id, status: 'accepted' },
+  )) as { object: { status: string } };
+  if (body.object.status !== 'accepted') {
+    t.fail(
+      `The order.status.updated confirming order ${provider_id} carried status ${body.object.status}; it must carry accepted. ${why}`,
+    );
+  }
+}
+
+/** `order.updated` or `order.canceled` for the order of pos.orders.accept: any 2xx. */
+const orderEvent = (kind: 'updated' | 'canceled'): Check => ({
+  id: `pos.orders.${kind}`,
+  title: `order.${kind} is acknowledged`,
+  guide: GUIDE.updates,
+  async run(t) {
+    const provider_id = t.need('orderId', 'pos.orders.accept');
+    const example = examples[kind].value;
+    const object = {
+      ...example.object,
+      location_id: locationOf(t),
+      order_id: t.need('referenceId', 'pos.orders.accept'),
+      provider_id,
+    };
+    t.expect2xx(await sendOrder(t, { ...example, object }), `POST ${posReceiveOrder.path} (order.${kind})`);
+  },
+});
 
 /** Connecting (PUT) or disconnecting (DELETE) the run's location: any 2xx. */
 const connectionCheck = (method: 'PUT' | 'DELETE', id: string, title: string, section: string): Check => ({
@@ -118,7 +179,11 @@ export function posChecks(): Check[] {
           method: 'GET',
           path: posGetCatalog.path,
           token: tokenOf(t),
-          headers: { 'x-provider-location-id': location },
+          // As production (menus/catalogs.ts): the account from the token answer, and the location.
+          headers: {
+            ...(t.state.merchantId ? { 'x-provider-merchant-id': t.state.merchantId } : {}),
+            'x-provider-location-id': location,
+          },
         });
         t.expect2xx(answer, `GET ${posGetCatalog.path}`);
         t.expectShape(posGetCatalog.responses[200].schema, answer.json, 'The catalog');
@@ -132,22 +197,12 @@ export function posChecks(): Check[] {
             `The catalog has ${errors.length} error(s), each left out of menus: ${errors.slice(0, 5).map(where).join('; ')}.`,
           );
         }
-        const families = catalog.item_family;
-        for (const item of catalog.item.values()) {
-          const price =
-            item.price_amount ??
-            [...families.values()].find((f) => f.item_ids?.includes(item.provider_id))?.price_amount;
-          if (item.is_active !== false && price !== undefined) {
-            t.state.item = {
-              provider_id: item.provider_id,
-              name: item.name,
-              price,
-              currency: item.price_currency ?? 'USD',
-            };
-            return;
-          }
+        t.state.item = orderableItem(catalog);
+        if (!t.state.item) {
+          t.fail(
+            'The catalog must hold at least one active item with a price (or a priced item_family without items), for the order checks.',
+          );
         }
-        t.fail('The catalog must hold at least one active item with a price, for the order checks.');
       },
     },
     connectionCheck('PUT', 'pos.connection.connect', 'A location is connected', '#connecting-a-location'),
@@ -158,15 +213,18 @@ export function posChecks(): Check[] {
       async run(t) {
         const key = `ord_cert_${randomUUID().replaceAll('-', '')}`;
         const order = orderFor(t, key);
-        const answer = await sendOrder(t, { type: 'order.created', object: order });
-        t.state.orderId = await accepted(t, answer);
+        const job = `job_cert${randomUUID().replaceAll('-', '')}`;
+        const answer = await sendOrder(t, { type: 'order.created', object: order }, job);
+        const first = await accepted(t, answer);
+        t.state.orderId = first.provider_id;
         t.state.referenceId = key;
+        if (first.async) await confirmed(t, first.provider_id);
         // The same idempotency key again (a retry after a lost answer) must be the same order.
-        const again = await sendOrder(t, { type: 'order.created', object: order });
-        const second = await accepted(t, again);
+        const again = await sendOrder(t, { type: 'order.created', object: order }, job);
+        const second = (await accepted(t, again)).provider_id;
         if (second !== t.state.orderId) {
           t.fail(
-            `A retry with the same idempotency_key made a second order (${second}, first ${t.state.orderId}): ` +
+            `A retry with the same idempotency_key and Idempotency-Key header made a second order (${second}, first ${t.state.orderId}): ` +
               'answer a repeated key with the order you already made.',
           );
         }
@@ -195,27 +253,7 @@ export function posChecks(): Check[] {
         t.expectShape(PosValidationError, answer.json, 'The refusal');
       },
     },
-    ...(['updated', 'canceled'] as const).map(
-      (kind): Check => ({
-        id: `pos.orders.${kind}`,
-        title: `order.${kind} is acknowledged`,
-        guide: GUIDE.updates,
-        async run(t) {
-          const provider_id = t.need('orderId', 'pos.orders.accept');
-          const example = examples[kind].value;
-          const object = {
-            ...example.object,
-            location_id: locationOf(t),
-            order_id: t.need('referenceId', 'pos.orders.accept'),
-            provider_id,
-          };
-          t.expect2xx(
-            await sendOrder(t, { ...example, object }),
-            `POST ${posReceiveOrder.path} (order.${kind})`,
-          );
-        },
-      }),
-    ),
+    orderEvent('updated'),
     {
       id: 'pos.events.publish',
       title: 'Menu publication outcomes are acknowledged',
@@ -250,16 +288,18 @@ export function posChecks(): Check[] {
       id: 'pos.webhooks.order-status',
       title: 'order.status.updated is sent, signed',
       guide: GUIDE.webhooks,
-      type: 'order.status.updated',
-      schema: OrderStatusUpdatedWebhook,
+      ...ORDER_STATUS,
       about: (t) => ({ location_id: locationOf(t), order_id: t.need('orderId', 'pos.orders.accept') }),
     }),
+    // Cancelled only now: production refuses a status for a cancelled order (409 invalid_transition).
+    orderEvent('canceled'),
     webhookCheck({
       id: 'pos.webhooks.location-status',
       title: 'location.status.updated is sent, signed',
       guide: GUIDE.webhooks,
       type: 'location.status.updated',
       schema: LocationStatusUpdatedWebhook,
+      names: { location_id: AT_LOCATION },
       about: (t) => ({ location_id: locationOf(t) }),
     }),
     webhookCheck({
@@ -268,6 +308,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'location.catalog.updated',
       schema: LocationCatalogUpdatedWebhook,
+      names: { location_id: AT_LOCATION },
       about: (t) => ({ location_id: locationOf(t) }),
     }),
     webhookCheck({
@@ -276,6 +317,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'location.catalog.object.updated',
       schema: CatalogObjectUpdatedWebhook,
+      names: { location_id: AT_LOCATION },
       required: false,
       about: (t) => ({ location_id: locationOf(t) }),
     }),
@@ -285,6 +327,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.webhooks,
       type: 'location.connection.offline',
       schema: LocationConnectionOfflineWebhook,
+      names: { location_id: AT_LOCATION },
       required: false,
       about: (t) => ({ location_id: locationOf(t) }),
     }),
@@ -294,6 +337,7 @@ export function posChecks(): Check[] {
       guide: GUIDE.inStore,
       type: 'order.created',
       schema: InStoreOrderCreatedWebhook,
+      names: { location_id: AT_LOCATION },
       required: false,
       about: (t) => ({ location_id: locationOf(t) }),
     }),

@@ -117,6 +117,13 @@ describe('POST /certification/runs', () => {
     expect((await finished('sandbox-events', events.body.run._id)).status).toBe('passed');
   });
 
+  it('refuses an unknown field with 400 naming it, rather than running the defaults', async () => {
+    const res = await start('sandbox-dsp', { menu_fomr: 'v2' });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.message).toContain('menu_fomr');
+  });
+
   it('refuses what it cannot certify, and shows a run to its partner only', async () => {
     const white = await testPartner(world.platform);
     const commands = directCommands(

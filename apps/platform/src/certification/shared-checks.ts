@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { dspOAuth } from '@stream/contracts/apis/become-a-dsp/index';
 import { posOAuth } from '@stream/contracts/apis/become-a-pos/index';
 import { CERTIFICATION_TRIGGER_PATH, type CertificationTrigger } from '@stream/contracts/certification';
-import { Skip, type Check, type CheckRun } from './check.ts';
+import { Skip, excerpt, type Check, type CheckRun } from './check.ts';
 
 /**
  * Checks both merchant sides share: the OAuth flow a POS and a DSP build alike, and "send us this
@@ -17,6 +17,9 @@ const clientOf = (t: CheckRun) => {
   if (!client) throw new Skip('needs the OAuth client credentials (--client-id, --client-secret)');
   return client;
 };
+
+/** The redirects a browser follows to redirect_uri, keeping it a GET. */
+const REDIRECTS = new Set([302, 303, 307, 308]);
 
 /** Authorize, a refused code, the code exchange, the refresh, and a refused token (`probe`: a call needing one). */
 export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): Check[] {
@@ -39,6 +42,7 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
     const tokens = t.expectShape(OAUTH[side].token.responses[OAUTH[side].tokenStatus]!.schema, value, what);
     t.state.accessToken = tokens.access_token;
     t.state.refreshToken = tokens.refresh_token;
+    if (tokens.id) t.state.merchantId = tokens.id;
     if (tokens.expire_time < Date.now()) t.note(`${what}: expire_time is in the past (epoch milliseconds?).`);
   };
   return [
@@ -55,11 +59,13 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
           path: authorize.path,
           query: { client_id, response_type: 'code', redirect_uri: redirect, state },
         });
-        if (answer.status !== 302 && answer.status !== 303) {
+        if (!REDIRECTS.has(answer.status)) {
           t.fail(
-            `GET ${authorize.path} answered ${answer.status}; certification needs a test merchant that approves ` +
-              'without a login page: answer 302 to redirect_uri with code and state for a client that does not ' +
-              'ask for HTML (Accept: application/json), or run with --token.',
+            `GET ${authorize.path} with redirect_uri ${redirect} answered ${answer.status}${excerpt(answer.text)}. ` +
+              `If you refuse a redirect_uri you did not register: ${t.ctx.inbox.redirectHelp}. Otherwise ` +
+              'certification needs a test merchant that approves without a login page: redirect (302, 303, 307 ' +
+              'or 308) to redirect_uri with code and state, for a client that does not ask for HTML (Accept: ' +
+              'application/json), or run with --token.',
           );
         }
         const location = new URL(answer.headers.get('location') ?? '', redirect);
@@ -132,70 +138,121 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
 
 const NOT_BUILT = new Set([404, 405, 501]);
 
-/**
- * "Send this webhook now": posts the trigger to the partner's test build, or, when it has none, asks
- * the person running the kit, then waits for the webhook, checks its signature and its shape.
- */
-export function webhookCheck(o: {
-  id: string;
-  title: string;
-  guide: string;
+/** A webhook the kit asks for: its type, its contract, and where its body names the trigger's ids. */
+export interface WebhookAsk {
   type: string;
   schema: z.ZodType;
-  required?: boolean;
-  /** The location and order the webhook is about, from the run so far (may skip). */
-  about(t: CheckRun): Pick<CertificationTrigger, 'location_id' | 'order_id'>;
-  /** More to check on the webhook's body once its shape is right. */
-  verify?(t: CheckRun, body: unknown): void;
-}): Check {
+  /** The body field (dotted path) that must carry each id the trigger named; what that id is, in words. */
+  names: Partial<Record<'location_id' | 'order_id', { field: string; is: string }>>;
+  /** Why the platform needs it, added to the failure when it does not come. */
+  why?: string;
+}
+
+const at = (body: unknown, field: string): unknown =>
+  field
+    .split('.')
+    .reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as never)[k] : undefined), body);
+
+/**
+ * "Send this webhook now": posts the trigger to the partner's test build, or, when it has none, asks
+ * the person running the kit, then waits for the webhook and checks its signature, its shape and
+ * that it names the trigger's order and location (production looks each id up: 404 otherwise).
+ */
+export async function askForWebhook(
+  t: CheckRun,
+  ask: WebhookAsk,
+  about: Omit<CertificationTrigger, 'type' | 'webhook_url'>,
+): Promise<unknown> {
+  const { inbox, webhookWaitMs } = t.ctx;
+  const since = Date.now();
+  const trigger: CertificationTrigger = { type: ask.type, webhook_url: inbox.webhookUrl, ...about };
+  const answer = await t.call({
+    method: 'POST',
+    path: CERTIFICATION_TRIGGER_PATH,
+    body: trigger,
+    sign: true,
+    ...(t.state.accessToken ? { token: t.state.accessToken } : {}),
+  });
+  if (NOT_BUILT.has(answer.status)) {
+    t.ctx.prompt(
+      `Send a signed ${ask.type} webhook${trigger.status ? ` with status ${trigger.status}` : ''}` +
+        `${trigger.order_id ? ` for order ${trigger.order_id}` : ''}` +
+        `${trigger.location_id ? ` of location ${trigger.location_id}` : ''} to ${inbox.webhookUrl} ` +
+        `(waiting ${Math.round(webhookWaitMs / 1000)} s)`,
+      { ...trigger, until: new Date(since + webhookWaitMs).toISOString() },
+    );
+  } else {
+    t.expect2xx(answer, `POST ${CERTIFICATION_TRIGGER_PATH} (the certification trigger)`);
+  }
+  // A body that is not JSON has no type: taken as the one asked for, to say why it was refused.
+  const got = await inbox.next(
+    (w) => typeOf(w.body) === ask.type || (w.refused !== undefined && w.body === undefined),
+    since,
+    webhookWaitMs,
+  );
+  if (!got) {
+    return t.fail(
+      `No ${ask.type} webhook reached ${inbox.webhookUrl} within ${Math.round(webhookWaitMs / 1000)} s. ` +
+        `Send it there, signed, as you send it to the platform.${ask.why ? ` ${ask.why}` : ''}`,
+    );
+  }
+  t.exchanges.push({
+    direction: 'received',
+    method: 'POST',
+    url: `${inbox.webhookUrl}${got.path.slice('/webhooks'.length)}`,
+    request_body: got.body ?? got.raw.slice(0, 4096),
+    status: got.refused?.status ?? (got.signature === 'valid' ? 200 : 401),
+    duration_ms: 0,
+  });
+  if (got.refused) {
+    t.fail(
+      `The ${ask.type} webhook reached ${inbox.webhookUrl} and was refused ${got.refused.status}, as the platform ` +
+        `refuses it: ${got.refused.reason}.`,
+    );
+  }
+  if (got.signature !== 'valid') {
+    t.fail(
+      `The ${ask.type} webhook's Stream-Webhook-Signature failed (${got.signature}): send the lower-case hex ` +
+        'HMAC-SHA256 of the exact body bytes, keyed with your webhook secret.',
+    );
+  }
+  const body = t.expectShape(ask.schema, got.body, `The ${ask.type} webhook`);
+  for (const key of ['order_id', 'location_id'] as const) {
+    const name = ask.names[key];
+    const expected = trigger[key];
+    if (!name || expected === undefined) continue;
+    const came = at(body, name.field);
+    if (came !== expected) {
+      t.fail(
+        `The ${ask.type} webhook names ${name.field} ${JSON.stringify(came)}; the trigger asked about ` +
+          `${JSON.stringify(expected)} (${name.is}). Name the ${key === 'order_id' ? 'order' : 'location'} ` +
+          'the trigger names: the platform answers 404 to an id it does not know.',
+      );
+    }
+  }
+  return body;
+}
+
+/** A check that asks for one webhook (`askForWebhook`), then verifies more of its body. */
+export function webhookCheck(
+  o: WebhookAsk & {
+    id: string;
+    title: string;
+    guide: string;
+    required?: boolean;
+    /** The location and order the webhook is about, from the run so far (may skip). */
+    about(t: CheckRun): Pick<CertificationTrigger, 'location_id' | 'order_id'>;
+    /** More to check on the webhook's body once its shape and ids are right. */
+    verify?(t: CheckRun, body: unknown): void;
+  },
+): Check {
   return {
     id: o.id,
     title: o.title,
     guide: o.guide,
     ...(o.required === false ? { required: false } : {}),
     async run(t) {
-      const { inbox, webhookWaitMs } = t.ctx;
-      const since = Date.now();
-      const trigger: CertificationTrigger = { type: o.type, webhook_url: inbox.webhookUrl, ...o.about(t) };
-      const answer = await t.call({
-        method: 'POST',
-        path: CERTIFICATION_TRIGGER_PATH,
-        body: trigger,
-        sign: true,
-        ...(t.state.accessToken ? { token: t.state.accessToken } : {}),
-      });
-      if (NOT_BUILT.has(answer.status)) {
-        t.ctx.prompt(
-          `Send a signed ${o.type} webhook${trigger.order_id ? ` for order ${trigger.order_id}` : ''}` +
-            `${trigger.location_id ? ` of location ${trigger.location_id}` : ''} to ${inbox.webhookUrl} ` +
-            `(waiting ${Math.round(webhookWaitMs / 1000)} s)`,
-          { ...trigger, until: new Date(since + webhookWaitMs).toISOString() },
-        );
-      } else {
-        t.expect2xx(answer, `POST ${CERTIFICATION_TRIGGER_PATH} (the certification trigger)`);
-      }
-      const got = await inbox.next((w) => typeOf(w.body) === o.type, since, webhookWaitMs);
-      if (!got) {
-        return t.fail(
-          `No ${o.type} webhook reached ${inbox.webhookUrl} within ${Math.round(webhookWaitMs / 1000)} s. ` +
-            `Send it there, signed, as you send it to the platform.`,
-        );
-      }
-      t.exchanges.push({
-        direction: 'received',
-        method: 'POST',
-        url: `${inbox.webhookUrl}${got.path.slice('/webhooks'.length)}`,
-        request_body: got.body ?? got.raw.slice(0, 4096),
-        status: got.signature === 'valid' ? 200 : 401,
-        duration_ms: 0,
-      });
-      if (got.signature !== 'valid') {
-        t.fail(
-          `The ${o.type} webhook's Stream-Webhook-Signature failed (${got.signature}): send the lower-case hex ` +
-            'HMAC-SHA256 of the exact body bytes, keyed with your webhook secret.',
-        );
-      }
-      const body = t.expectShape(o.schema, got.body, `The ${o.type} webhook`);
+      const body = await askForWebhook(t, o, o.about(t));
       o.verify?.(t, body);
     },
   };

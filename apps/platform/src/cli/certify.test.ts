@@ -99,6 +99,25 @@ describe('stream-platform certify', () => {
     const usage = await certify('pos', '--base-url', posUrl, '--webhook-secret', secret);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('certify pos needs --client-id and --client-secret (or --token).');
+    const base = ['events', '--base-url', posUrl, '--webhook-secret', secret];
+    const json = await certify(...base, '--json', '/nonexistent/dir/r.json');
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain(
+      '--json /nonexistent/dir/r.json: cannot write in /nonexistent/dir (ENOENT).',
+    );
+    expect(json.stdout).toBe(''); // refused before the run, not after it
+    const url = await certify(...base, '--public-url', 'ftp://x');
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('--public-url must be an http:// or https:// URL (got "ftp://x").');
+
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const taken = `127.0.0.1:${(busy.address() as AddressInfo).port}`;
+    const listen = await certify(...base, '--listen', taken).finally(() => busy.close());
+    expect(listen.code).toBe(1);
+    expect(listen.stderr.trim()).toBe(
+      `stream-platform: --listen ${taken}: cannot listen there (the port is in use).`,
+    );
     const kind = await certify('kiosk');
     expect(kind.code).toBe(2);
     expect(kind.stderr).toContain('certify has no kind "kiosk": pos, dsp or events.');

@@ -1,11 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CERTIFICATION_KINDS, type CertificationKind } from '@stream/contracts/certification';
 import { CALL_TIMEOUT_MS } from '../certification/check.ts';
 import { listenInbox } from '../certification/inbox.ts';
 import { checkLines, summaryLine, toJUnit } from '../certification/report.ts';
 import { runCertification } from '../certification/runner.ts';
 import { parseFlags, printJson, requireFlags } from './args.ts';
-import { UsageError } from './errors.ts';
+import { CliError, UsageError } from './errors.ts';
 
 export const CERTIFY_USAGE = `Usage:
   stream-platform certify pos|dsp|events --base-url URL --webhook-secret SECRET
@@ -74,6 +75,43 @@ function baseUrlOf(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+function publicUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  // The trigger's webhook_url is built from it: the partner posts there.
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new UsageError(`--public-url must be an http:// or https:// URL (got "${value}").`, CERTIFY_USAGE);
+  }
+  return value;
+}
+
+/** A report file's folder must exist and be writable before a run that may take minutes. */
+function reportFile(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const folder = dirname(resolve(value));
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`--${flag} ${value}: cannot write in ${folder} (${code}).`, CERTIFY_USAGE);
+  }
+  return value;
+}
+
+async function listenInboxOf(secret: string, listen: string | undefined, publicUrl: string | undefined) {
+  try {
+    return await listenInbox({ secret, ...listenOf(listen), ...(publicUrl ? { publicUrl } : {}) });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is in use'
+        : code === 'EADDRNOTAVAIL'
+          ? 'this machine has no such address'
+          : code;
+    throw new CliError(`--listen ${listen ?? '127.0.0.1:0'}: cannot listen there (${why}).`);
+  }
+}
+
 export async function certify([kind, ...args]: string[]): Promise<void> {
   if (kind === undefined || kind === 'help' || kind === '--help' || kind === '-h') {
     if (kind === undefined) throw new UsageError('certify needs a kind: pos, dsp or events.', CERTIFY_USAGE);
@@ -102,11 +140,9 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
   }
   const baseUrl = baseUrlOf(flags['base-url']!);
   const docsUrl = (process.env.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
-  const inbox = await listenInbox({
-    secret: flags['webhook-secret']!,
-    ...listenOf(flags.listen),
-    ...(flags['public-url'] ? { publicUrl: flags['public-url'] } : {}),
-  });
+  const json = reportFile(flags.json, 'json');
+  const junit = reportFile(flags.junit, 'junit');
+  const inbox = await listenInboxOf(flags['webhook-secret']!, flags.listen, publicUrlOf(flags['public-url']));
   const say = (line: string) => process.stderr.write(`${line}\n`);
   try {
     say(`Certifying the ${kind} implementation at ${baseUrl}; webhooks to ${inbox.webhookUrl}`);
@@ -128,10 +164,15 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
       },
     });
     say(summaryLine(report));
-    if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2) + '\n');
-    if (flags.junit) writeFileSync(flags.junit, toJUnit(report, docsUrl));
+    // stdout first: a file that cannot be written loses nothing of a long run.
     printJson(report);
     if (!report.passed) process.exitCode = 1;
+    try {
+      if (json) writeFileSync(json, JSON.stringify(report, null, 2) + '\n');
+      if (junit) writeFileSync(junit, toJUnit(report, docsUrl));
+    } catch (err) {
+      throw new CliError(`Could not write the report file: ${(err as Error).message}`);
+    }
   } finally {
     await inbox.close();
   }

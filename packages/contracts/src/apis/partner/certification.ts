@@ -109,6 +109,8 @@ One run at a time.`,
           .default('v1')
           .meta({ description: 'DSP: `v2` checks the v2 menu file as well as v1.' }),
       })
+      // A misspelt field would run the defaults silently (a DSP believing v2 was certified).
+      .strict()
       .nullish()
       .meta({ id: 'StartCertificationRun', description: 'Optional: no body is the defaults.' }),
     example: { menu_form: 'v1' },
