@@ -23,9 +23,10 @@ const order = (t: CertificationTrigger) => need(t.order_id, 'order_id', t.type);
 
 const BUILDERS: Record<Sim['kind'], Record<string, Build>> = {
   pos: {
+    // The status the kit asks for (`accepted` confirms an order taken with async_acceptance).
     'order.status.updated': (_sim, t) => ({
       type: t.type,
-      object: { status: 'ready_for_pickup', provider_id: order(t), location_id: location(t) },
+      object: { status: t.status ?? 'ready_for_pickup', provider_id: order(t), location_id: location(t) },
     }),
     'location.status.updated': (_sim, t) => ({
       type: t.type,

@@ -61,13 +61,23 @@ describe('the sandbox simulators certify green', () => {
     expect(report.finished_at).not.toBeNull();
   });
 
-  it('pos: the optional refusal check is a warning, saying what the sandbox did', async () => {
+  it('pos: the optional refusal check passes: the sandbox refuses an unknown item with posValidation', async () => {
     const report = await run('pos');
-    const reject = report.checks.find((c) => c.id === 'pos.orders.reject')!;
-    expect(reject).toMatchObject({ status: 'failed', required: false });
-    expect(reject.fix).toContain('it answered 200');
+    expect(report.checks.find((c) => c.id === 'pos.orders.reject')).toMatchObject({ status: 'passed', required: false });
+    expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
     expect(report.passed).toBe(true);
-  });
+  }); // prettier-ignore
+
+  it('pos: a sandbox taking orders asynchronously confirms them when the kit asks, and certifies', async () => {
+    const control = sandboxControl(base.pos, client);
+    await control.switches({ order_behavior: 'accept_async' });
+    try {
+      const report = await run('pos');
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed').map((c) => [c.id, c.fix])).toEqual([]);
+    } finally {
+      await control.switches({ order_behavior: 'accept' });
+    }
+  }); // prettier-ignore
 
   it('dsp: passes with the v2 menu too, and the simulator found both files valid', async () => {
     const report = await run('dsp', base.dsp, { menuV2: true });
@@ -222,7 +232,14 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
   {
     name: 'async_acceptance answered, but what the POS sends is not the accepted confirmation',
     kind: 'pos',
-    fault: { path: '/stream-pos/v1/orders', answer: asyncAnswer },
+    fault: {
+      path: '/stream-pos/v1/orders',
+      answer: asyncAnswer,
+      webhook: {
+        type: 'order.status.updated',
+        body: (b) => ({ ...b, object: { ...b.object, status: 'ready_for_pickup' } }),
+      },
+    },
     fails: ['pos.orders.accept'],
     says: /confirming order sbx-ord-\S+ carried status ready_for_pickup; it must carry accepted\. .*confirmation_timeout/,
   },
