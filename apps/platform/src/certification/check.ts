@@ -110,15 +110,16 @@ function reportable(text: string, json: unknown, schema?: z.ZodType): unknown {
 /** The answer's text, or undefined past `max` bytes (the rest is not read). */
 async function boundedText(res: Response, max: number): Promise<string | undefined> {
   if (!res.body) return '';
+  const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of res.body) {
-    size += chunk.byteLength;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
     if (size > max) {
-      await res.body.cancel().catch(() => undefined);
+      await reader.cancel().catch(() => undefined);
       return undefined;
     }
-    chunks.push(chunk);
+    chunks.push(read.value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
