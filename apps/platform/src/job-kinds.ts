@@ -3,7 +3,7 @@ import { eventDelivery } from './events/delivery.ts';
 import { menuIngest, menuNotifyPos, menuPublish } from './menus/publish.ts';
 import { partnerHttp } from './jobs/partner-http.ts';
 import { connectJob, disconnectJob } from './onboarding/connection-jobs.ts';
-import { dspCall, posCall } from './orders/calls.ts';
+import { dspCall, posCall, posUpdateCall } from './orders/calls.ts';
 import { confirmationTimeout, releaseJob } from './orders/effects.ts';
 import { applyQueuedEvent } from './orders/relay.ts';
 import { resumeJob } from './orders/store-status.ts';
@@ -20,6 +20,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   connectJob,
   disconnectJob,
   posCall,
+  posUpdateCall,
   dspCall,
   releaseJob,
   confirmationTimeout,

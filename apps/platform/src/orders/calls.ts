@@ -10,7 +10,7 @@ import { PartnerCallError } from '../connectors/index.ts';
 import { UnusableAnswerError } from '../connectors/http.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
-import { defineDeadlineJobKind, PermanentJobError } from '../jobs/kinds.ts';
+import { defineDeadlineJobKind, PermanentJobError, type JobKind } from '../jobs/kinds.ts';
 import { enqueue, type EnqueueInput } from '../jobs/outbox.ts';
 import type { Integration } from '../connectors/merchant.ts';
 import type { Binding } from '../onboarding/bindings.ts';
@@ -35,6 +35,15 @@ import { sendCalls, type Order, type TimelineInput } from './records.ts';
 export const ORDER_DELIVERY: { deadlineMs: number; backoff: Backoff } = {
   deadlineMs: 120_000,
   backoff: { baseMs: 500, maxMs: 15_000 },
+};
+/**
+ * An update or a cancellation of an order the POS has: an hour of retries, not a new order's two
+ * minutes. A cancellation the kitchen hears late still stops a scheduled order or a meal not yet
+ * cooked; given up, it is `dead` on the order's timeline and logged as an error.
+ */
+export const POS_UPDATE_DELIVERY: { deadlineMs: number; backoff: Backoff } = {
+  deadlineMs: 60 * 60_000,
+  backoff: { baseMs: 500, maxMs: 60_000 },
 };
 /** Events to a DSP: an hour of retries (an accept that late still settles the order on its side). */
 export const DSP_EVENT_DELIVERY: { deadlineMs: number; backoff: Backoff } = {
@@ -134,8 +143,11 @@ function dspGrantOf(c: PosCallContext): ((call: OrderCall) => OrderCall) | undef
 
 const PosCallPayload = z.object({ order_id: z.string(), request: PosOrderRequest });
 
-export const posCall = defineDeadlineJobKind<z.infer<typeof PosCallPayload>, DeliveryResult>(ORDER_DELIVERY, {
-  kind: 'orders.pos',
+/** A call to the POS about an order: a new one (`posCall`), or an update or cancellation (`posUpdateCall`). */
+const posCallDef: Omit<
+  JobKind<z.infer<typeof PosCallPayload>, DeliveryResult>,
+  'kind' | 'maxAttempts' | 'deadlineMs' | 'backoff'
+> = {
   payload: PosCallPayload,
   async handle(job, ctx) {
     const { request } = job.payload;
@@ -177,6 +189,11 @@ export const posCall = defineDeadlineJobKind<z.infer<typeof PosCallPayload>, Del
     if (job.payload.request.type === 'order.created')
       await deliveryGaveUp(tx, job.payload.order_id, job.error);
   },
+};
+export const posCall = defineDeadlineJobKind(ORDER_DELIVERY, { kind: 'orders.pos', ...posCallDef });
+export const posUpdateCall = defineDeadlineJobKind(POS_UPDATE_DELIVERY, {
+  kind: 'orders.pos-update',
+  ...posCallDef,
 });
 
 // A DSP event's binding with its merchant grant, in one query (every DSP call).
@@ -232,7 +249,7 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
 export function posCallOf(order: Order, request: z.input<typeof PosOrderRequest>): OrderCall {
   return {
     job: {
-      kind: posCall,
+      kind: request.type === 'order.created' ? posCall : posUpdateCall,
       payload: { order_id: order.id, request },
       partnerId: order.posPartnerId,
       orderingKey: posKey(order.id),

@@ -307,6 +307,32 @@ describe('after acceptance', () => {
     expect(again.status).toBe(204); // a repeated status changes nothing
   });
 
+  it('retries a cancellation longer than a new order: a POS down past that deadline still hears it', async () => {
+    const one = await accepted('pos-cancel-late');
+    const saved = ORDER_DELIVERY.deadlineMs;
+    ORDER_DELIVERY.deadlineMs = 300; // a new order's deadline, shrunk: the cancellation must outlive it
+    const upAt = Date.now() + 1_500;
+    w.pos.answer = (body) => (body.type !== 'order.canceled' ? accept('pos-cancel-late') : Date.now() < upAt ? { status: 503 } : { status: 204 });
+    try {
+      const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: one.dspId, cancel_reason: 'customer_requested' });
+      expect(res.status, res.text).toBe(200);
+      const job = await waitFor(
+        async () => {
+          const rows = rowsOf<{ status: string; attempts: number }>(
+            await w.platform.app.ctx.db.execute(sql`select status, attempts from jobs where payload->'request'->>'type' = 'order.canceled' and payload->>'order_id' = ${one.id}`),
+          );
+          return rows[0]?.status === 'succeeded' || rows[0]?.status === 'dead' ? rows[0] : undefined;
+        },
+        10_000,
+        'the cancellation settled',
+      );
+      expect(job.status).toBe('succeeded');
+      expect(job.attempts).toBeGreaterThan(1);
+    } finally {
+      ORDER_DELIVERY.deadlineMs = saved;
+    }
+  }); // prettier-ignore
+
   it('a DSP cancellation reaches the POS with both ids; a restaurant one reaches the DSP', async () => {
     const one = await accepted('pos-cancel-1');
     w.pos.answer = (body) => (body.type === 'order.canceled' ? { status: 204 } : accept('pos-cancel-1'));
@@ -334,7 +360,7 @@ describe('after acceptance', () => {
       async () => {
         const rows = rowsOf<{ status: string; attempts: number }>(
           await w.platform.app.ctx.db.execute(
-            sql`select status, attempts from jobs where kind = 'orders.pos' and payload->'request'->>'type' = 'order.canceled' and payload->>'order_id' = ${one.id}`,
+            sql`select status, attempts from jobs where kind = 'orders.pos-update' and payload->'request'->>'type' = 'order.canceled' and payload->>'order_id' = ${one.id}`,
           ),
         );
         return rows[0]?.status === 'succeeded' || rows[0]?.status === 'dead' ? rows[0] : undefined;

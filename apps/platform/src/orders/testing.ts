@@ -15,7 +15,7 @@ import { requestAccessToken } from '../auth/testing.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import { CONNECTION_BACKOFF } from '../onboarding/connection-jobs.ts';
 import type { PartnerCredentials } from '../partners/service.ts';
-import { ORDER_DELIVERY } from './calls.ts';
+import { ORDER_DELIVERY, POS_UPDATE_DELIVERY } from './calls.ts';
 
 export interface Received {
   path: string;
@@ -139,6 +139,7 @@ export async function startOrderWorld(
 ): Promise<OrderWorld> {
   Object.assign(CONNECTION_BACKOFF, { baseMs: 10, maxMs: 40 });
   Object.assign(ORDER_DELIVERY, { deadlineMs: 120_000, backoff: { baseMs: 50, maxMs: 200 } });
+  Object.assign(POS_UPDATE_DELIVERY.backoff, { baseMs: 50, maxMs: 200 });
   const platform = await startTestPlatform(overrides);
   const [pos, dsp] = [await fakePartner('pos'), await fakePartner('dsp')];
   const n = ++worlds;
