@@ -172,6 +172,13 @@ async function rotateRefreshToken(db: DbOrTx, tokenId: string): Promise<string |
 
 const invalidGrant = (why: string) => new ApiError('invalid_grant', why);
 
+/**
+ * How long after its exchange a refresh token presented again is only refused, not taken for a
+ * theft: racing exchanges of one token (a retry after a timeout, two workers) must not revoke the
+ * pair the winner received. Later, reuse revokes the family (RFC 9700 section 4.14.2).
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+
 /** `POST /oauth/token`: both grants. Answers the wire response (201). */
 export async function exchangeToken(
   ctx: AppContext,
@@ -207,13 +214,20 @@ export async function exchangeToken(
         'This refresh token was already used; every token of its family is now revoked. Request a new token with your client credentials.',
       );
     };
+    // Presented again moments after its exchange (a retry, or two workers sharing it): refused
+    // without revoking, so the pair that exchange answered keeps working.
+    const justExchanged = () =>
+      invalidGrant(
+        `This refresh token was exchanged moments ago by another request; use the pair that request received (presented again after ${REFRESH_REUSE_GRACE_MS / 1000} s, it revokes its whole family).`,
+      );
+    if (token.usedAt && Date.now() - token.usedAt.getTime() < REFRESH_REUSE_GRACE_MS) throw justExchanged();
     if (token.usedAt) return reused();
     if (family.revokedAt) throw invalidGrant('This refresh token was revoked.');
     if (client.revokedAt) throw invalidGrant('The client this refresh token was issued to was revoked.');
     if (token.expiresAt.getTime() <= Date.now()) throw invalidGrant('This refresh token has expired.');
     const scopes = grantScopes(req.scopes, family.scopes, 'The original grant');
     const next = await rotateRefreshToken(ctx.db, token.id);
-    if (!next) return reused();
+    if (!next) throw justExchanged(); // a concurrent exchange won the claim just now
     refreshToken = next;
     auth = {
       partnerId: client.partnerId,
