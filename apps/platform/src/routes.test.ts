@@ -37,6 +37,7 @@ const ALLOWED = [
   { what: 'admin (loopback)', test: (r: MountedRoute) => r.url.startsWith('/_admin/') },
   { what: 'sandbox simulators', test: (r: MountedRoute) => r.url.startsWith('/sandbox/') },
   { what: 'documentation site', test: (r: MountedRoute) => r.method === 'GET' && r.url === '/*' },
+  { what: 'CORS preflight of a route browsers call', test: (r: MountedRoute) => r.method === 'OPTIONS' },
 ];
 
 /**

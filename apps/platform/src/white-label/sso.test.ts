@@ -163,6 +163,21 @@ describe('POST /white-label/sso/redeem', () => {
     expect([again.status, again.body.error.code]).toEqual([400, 'sso_token_redeemed']);
   });
 
+  it("can be called by the user's browser from the partner's site (CORS, any origin, no credentials)", async () => {
+    const origin = 'https://partner.example.com';
+    const preflight = await fetch(`${platform.url}/white-label/sso/redeem`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers'].map((h) => preflight.headers.get(h))).toEqual(['*', 'POST', 'content-type']);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const token = await loginToken({ ...person, provider_org_id: 'sso-acme' });
+    for (const body of [{ sso_login_token: token }, { sso_login_token: token }, {}]) {
+      const res = await fetch(`${platform.url}/white-label/sso/redeem`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect([res.status >= 200, res.headers.get('access-control-allow-origin')]).toEqual([true, '*']); // a refusal too: the page reads why
+    }
+    const other = await generate(a.token, { ...person, provider_org_id: 'sso-acme' });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull(); // a back-end call: no CORS
+  }); // prettier-ignore
+
   it('refuses a login token whose partner token was revoked since: revoking stops its logins too', async () => {
     const { id, grant } = await a.orgToken(orgA2, ['sso'], 'leaked');
     const token = await loginToken(person, grant.access_token);
