@@ -84,7 +84,11 @@ function encryptionKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
     return key;
   }
   const file = join(dataDir, 'encryption.key');
-  ensurePrivateDir(dataDir); // every start: the key and the database beside it are the owner's only
+  try {
+    ensurePrivateDir(dataDir); // every start: the key and the database beside it are the owner's only
+  } catch (err) {
+    throw new ConfigError(`DATA_DIR ${dataDir} cannot be used as the data folder: ${(err as Error).message}`);
+  }
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   const key = randomBytes(32);
   writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });

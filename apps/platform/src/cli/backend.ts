@@ -7,6 +7,15 @@ import { ApiError } from '../http/errors.ts';
 import type { ErrorCode } from '@stream/contracts/errors';
 import { CliError } from './errors.ts';
 
+/**
+ * An id as one segment of an admin path. `.` and `..` (also percent-encoded) would be resolved as
+ * path steps and reach another route; an id longer than any the platform makes is no id either.
+ */
+function segment(id: string): string {
+  if (id === '.' || id === '..' || id.length > 200) throw new CliError(`"${id.slice(0, 40)}" is not an id.`);
+  return encodeURIComponent(id);
+}
+
 /** How long to wait for a server that holds the folder to publish admin.json (a fresh folder takes ~6 s). */
 const WAIT_FOR_SERVER_MS = 30_000;
 
@@ -131,26 +140,25 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
     createPartner: (req) => request('POST', '/_admin/partners', req),
     listPartners: () => request('GET', '/_admin/partners'),
     rotateSecret: (idOrSlug, which) =>
-      request('POST', `/_admin/partners/${encodeURIComponent(idOrSlug)}/rotate-secret`, { which }),
-    goLive: (idOrSlug) => request('POST', `/_admin/partners/${encodeURIComponent(idOrSlug)}/go-live`),
+      request('POST', `/_admin/partners/${segment(idOrSlug)}/rotate-secret`, { which }),
+    goLive: (idOrSlug) => request('POST', `/_admin/partners/${segment(idOrSlug)}/go-live`),
     rotateSigningKey: () => request('POST', '/_admin/keys/rotate'),
-    showOrder: (orderId) => request('GET', `/_admin/orders/${encodeURIComponent(orderId)}`),
+    showOrder: (orderId) => request('GET', `/_admin/orders/${segment(orderId)}`),
     eventProviders: (locationId) =>
-      request('GET', `/_admin/locations/${encodeURIComponent(locationId)}/event-providers`),
+      request('GET', `/_admin/locations/${segment(locationId)}/event-providers`),
     setEventProvider: (locationId, provider, enabled) =>
       request(
         enabled ? 'PUT' : 'DELETE',
-        `/_admin/locations/${encodeURIComponent(locationId)}/event-providers/${encodeURIComponent(provider)}`,
+        `/_admin/locations/${segment(locationId)}/event-providers/${segment(provider)}`,
       ),
     eventCircuits: () => request('GET', '/_admin/event-providers'),
     setMenuSettings: (partner, patch) =>
-      request('POST', `/_admin/partners/${encodeURIComponent(partner)}/menu-settings`, patch),
-    publishMenus: (locationId) =>
-      request('POST', `/_admin/locations/${encodeURIComponent(locationId)}/publish-menus`),
+      request('POST', `/_admin/partners/${segment(partner)}/menu-settings`, patch),
+    publishMenus: (locationId) => request('POST', `/_admin/locations/${segment(locationId)}/publish-menus`),
     importCompany: (file) => request('POST', '/_admin/companies', file),
     grantCompany: (companyId, partner) =>
-      request('PUT', `/_admin/companies/${companyId}/grants/${encodeURIComponent(partner)}`),
+      request('PUT', `/_admin/companies/${companyId}/grants/${segment(partner)}`),
     moveHostedOrder: (orderId, status) =>
-      request('POST', `/_admin/hosted-orders/${orderId}/status/${encodeURIComponent(status)}`),
+      request('POST', `/_admin/hosted-orders/${orderId}/status/${segment(status)}`),
   };
 }

@@ -402,6 +402,21 @@ describe('stream-platform CLI', () => {
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toMatch(/No partner with id or slug "nobody"/);
 
+      // `..` would be resolved as a path step and reach another admin route (with exit 0).
+      for (const args of [
+        ['events', 'list', '..'],
+        ['orders', 'show', '..'],
+        ['orders', 'show', 'x'.repeat(5000)],
+      ]) {
+        const odd = await cli(...args);
+        expect([args.join(' ').slice(0, 30), odd.code, odd.stdout]).toEqual([
+          args.join(' ').slice(0, 30),
+          1,
+          '',
+        ]);
+        expect(odd.stderr).toMatch(/^stream-platform: ".{1,40}" is not an id\.\n$/);
+      }
+
       const listed = await cli('partners', 'list');
       expect(listed.code).toBe(0);
       expect(listed.json.map((p: { slug: string }) => p.slug)).toEqual(['acme-pos', 'brand-co']);
@@ -551,6 +566,21 @@ describe('stream-platform CLI', () => {
         'menu-dsp',
         'late-events',
       ]);
+    },
+    SLOW,
+  );
+
+  it(
+    'names a DATA_DIR that is no folder in one line, never a stack trace or a hang',
+    async () => {
+      for (const dir of [join(ROOT, 'package.json'), join(ROOT, 'package.json', 'below')]) {
+        const child = spawnCli(['partners', 'list'], { DATA_DIR: dir, DATABASE_URL: '' });
+        let stderr = '';
+        child.stderr!.on('data', (d) => (stderr += d));
+        const code = await new Promise((resolve) => child.on('close', resolve));
+        expect([code, stderr.trim().split('\n').length]).toEqual([1, 1]);
+        expect(stderr).toContain(`DATA_DIR ${dir} cannot be used as the data folder`);
+      }
     },
     SLOW,
   );

@@ -1,5 +1,15 @@
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * PGlite keeps the database in one process's memory and writes it back to the folder: a second
@@ -27,7 +37,16 @@ const LOCK_FILE = 'platform.lock';
  * whatever their own modes. Run on every start, so a folder made or loosened elsewhere is tightened.
  */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // One level at a time from the nearest folder that exists: Node 20's recursive mkdirSync spins
+  // forever under /proc, and a file in the way is named plainly.
+  const missing: string[] = [];
+  let at = resolve(dir);
+  while (!existsSync(at)) {
+    missing.unshift(at);
+    at = dirname(at);
+  }
+  if (!statSync(at).isDirectory()) throw new Error(`${at} is a file, not a folder`);
+  for (const folder of missing) mkdirSync(folder, { mode: 0o700 });
   chmodSync(dir, 0o700);
 }
 
