@@ -402,19 +402,21 @@ describe('stream-platform CLI', () => {
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toMatch(/No partner with id or slug "nobody"/);
 
-      // `..` would be resolved as a path step and reach another admin route (with exit 0).
+      // `..` would be resolved as a path step and reach another admin route (with exit 0). On
+      // PostgreSQL the CLI reads the database itself, which knows no such id either.
       for (const args of [
         ['events', 'list', '..'],
         ['orders', 'show', '..'],
         ['orders', 'show', 'x'.repeat(5000)],
       ]) {
         const odd = await cli(...args);
-        expect([args.join(' ').slice(0, 30), odd.code, odd.stdout]).toEqual([
+        expect([
           args.join(' ').slice(0, 30),
-          1,
-          '',
-        ]);
-        expect(odd.stderr).toMatch(/^stream-platform: ".{1,40}" is not an id\.\n$/);
+          odd.code,
+          odd.stdout,
+          odd.stderr.trim().split('\n').length,
+        ]).toEqual([args.join(' ').slice(0, 30), 1, '', 1]);
+        if (!onPostgres) expect(odd.stderr).toMatch(/^stream-platform: ".{1,40}" is not an id\.\n$/);
       }
 
       const listed = await cli('partners', 'list');
