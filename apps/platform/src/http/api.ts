@@ -51,6 +51,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The envelope of a mounted operation's errors (`envelopeOf(op)`). */
     envelope?: ErrorEnvelope;
+    /** Refuse a form body (415): the operation takes JSON only (`mount`). */
+    jsonOnly?: boolean;
   }
 }
 

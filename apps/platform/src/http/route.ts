@@ -10,7 +10,6 @@ import {
   type Security,
 } from '@stream/contracts/operation';
 import type { z } from 'zod';
-import { ApiError } from './errors.ts';
 
 export type OpRequest<O extends Operation> = FastifyRequest<{
   Body: BodyOf<O>;
@@ -26,21 +25,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     securityHandlers: Map<Security['kind'], SecurityHandlerFactory>;
   }
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-
-/**
- * A form body where the operation takes JSON only: 415, before the form is parsed into fields
- * the schema would then misname (`curl -d` sends a form unless told otherwise). Forms are parsed
- * for the operations that list them (`bodyContentTypes`: OAuth token requests).
- */
-async function refuseForm(req: FastifyRequest): Promise<void> {
-  if (req.headers['content-type']?.toLowerCase().startsWith(FORM))
-    throw new ApiError(
-      'unsupported_media_type',
-      'Send the body as application/json (with curl: -H "Content-Type: application/json"); this endpoint takes no form.',
-    );
 }
 
 /**
@@ -76,8 +60,11 @@ export function mount<O extends Operation>(
   app.route({
     method: op.method,
     url: withinPrefix(app.prefix, op),
-    config: { envelope: envelopeOf(op) },
-    ...(op.request?.body && !op.request.bodyContentTypes?.includes(FORM) ? { onRequest: refuseForm } : {}),
+    // A form body is refused (415) where the operation lists none (`jsonOnly`, read by the form parser).
+    config: {
+      envelope: envelopeOf(op),
+      jsonOnly: !op.request?.bodyContentTypes?.includes('application/x-www-form-urlencoded'),
+    },
     ...(op.request?.bodyLimit ? { bodyLimit: op.request.bodyLimit } : {}),
     schema: {
       ...(op.request?.body ? { body: op.request.body } : {}),

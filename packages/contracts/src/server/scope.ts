@@ -36,8 +36,16 @@ export function installBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, json);
   // Its `+json` kinds (`application/json-patch+json`): Fastify matches a string exactly.
   app.addContentTypeParser(/^application\/[\w.-]+\+json\s*(;.*)?$/i, { parseAs: 'buffer' }, json);
-  // OAuth clients often post token requests as a form.
+  // OAuth clients often post token requests as a form. A route marked `jsonOnly` refuses one
+  // before it is read into fields its schema would then misname (`curl -d` sends a form).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
+    if ((req.routeOptions.config as { jsonOnly?: boolean } | undefined)?.jsonOnly) {
+      const err = new CodedError(
+        'unsupported_media_type',
+        'Send the body as application/json (with curl: -H "Content-Type: application/json"); this endpoint takes no form.',
+      );
+      return done(err, undefined);
+    }
     req.rawBody = body as Buffer;
     try {
       done(null, parseFormBody(body as Buffer));

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { OrderInput } from '@stream/contracts/apis/hr-orders/order';
 import type { Menu } from '@stream/contracts/apis/hr-menu/menu';
+import type { StoreOrderType } from '@stream/contracts/apis/hr-stores/index';
 import type { ServiceType } from '@stream/contracts/hosted';
 import { settleRevocation, tokenLiveSql, type PartnerAuth } from '../../auth/bearer.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -22,7 +23,8 @@ const storeWithMenus = prepared('hosted_store_menus', (db, name) =>
       live: tokenLiveSql(sql.placeholder('familyId')),
       storeId: stores.id,
       timeZone: stores.timeZone,
-      orderTypes: stores.orderTypes,
+      // The row's version: its order types are read only when it changed (`orderTypesAt`).
+      storeVersion: sql<string | null>`${stores}.xmin::text`,
       menuId: hostedMenus.id,
       name: hostedMenus.name,
       serviceTypes: hostedMenus.serviceTypes,
@@ -72,6 +74,32 @@ async function menuAtRevision(db: DbOrTx, id: number, revision: string): Promise
   return menu;
 }
 
+/**
+ * A store's order types by the version of its row (`xmin`: a new one with every write of the row),
+ * kept by this process as menus are by revision: pricing reads the version with the token check,
+ * and the order types only when they changed. Frozen, bounded, the oldest entry first out.
+ */
+const orderTypesByVersion = new Map<string, readonly StoreOrderType[]>();
+
+async function orderTypesAt(
+  db: DbOrTx,
+  storeId: number,
+  version: string,
+): Promise<readonly StoreOrderType[]> {
+  const hit = orderTypesByVersion.get(`${storeId}@${version}`);
+  if (hit) return hit;
+  const [row] = await db
+    .select({ orderTypes: stores.orderTypes, version: sql<string>`${stores}.xmin::text` })
+    .from(stores)
+    .where(eq(stores.id, storeId));
+  const types = deepFreeze(row?.orderTypes ?? []);
+  if (orderTypesByVersion.size >= PARSED_MENUS_CAPACITY)
+    orderTypesByVersion.delete(orderTypesByVersion.keys().next().value!);
+  // Under the version read now: written since the first statement, it is the newer one.
+  if (row) orderTypesByVersion.set(`${storeId}@${row.version}`, types);
+  return types;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -90,7 +118,10 @@ export async function storeAndMenuForOrder(
   storeId: number,
   serviceType: ServiceType,
   order: Pick<OrderInput, 'menuName'>,
-): Promise<{ store: Pick<HostedStore, 'id' | 'zone' | 'orderTypes'>; menu: Menu }> {
+): Promise<{
+  store: Pick<HostedStore, 'id' | 'zone'> & { orderTypes: readonly StoreOrderType[] };
+  menu: Menu;
+}> {
   const rows = await storeWithMenus(db).execute({
     storeId,
     partnerId: auth.partnerId,
@@ -99,7 +130,11 @@ export async function storeAndMenuForOrder(
   settleRevocation(auth, rows[0]!.live);
   const first = rows[0]!;
   if (first.storeId === null) throw storeNotVisible(storeId);
-  const store = { id: first.storeId, zone: zoneOf(first.timeZone!), orderTypes: first.orderTypes! };
+  const store = {
+    id: first.storeId,
+    zone: zoneOf(first.timeZone!),
+    orderTypes: await orderTypesAt(db, first.storeId, first.storeVersion!),
+  };
   const menus = rows.filter((r) => r.menuId !== null);
   const chosen =
     order.menuName !== undefined
