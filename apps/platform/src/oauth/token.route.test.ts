@@ -80,6 +80,14 @@ describe('POST /oauth/token, client_credentials', () => {
     expect(claims.scope).toBe('user billing');
   });
 
+  it('refuses a form field sent twice (RFC 6749 3.1), naming it, rather than keeping the last', async () => {
+    const res = await call('POST', tokenUrl(), {
+      body: `grant_type=client_credentials&client_id=${creds.client_id}&client_secret=${creds.client_secret}&scopes=sso&scopes=billing`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect([res.status, res.body.error.code, res.body.error.details[0].path]).toEqual([400, 'validation_failed', 'body.scopes']);
+  }); // prettier-ignore
+
   it('takes scopes as an array, and `scope` (RFC 6749 spelling) as a string', async () => {
     expect((await grant({ scopes: ['sso'] })).body.scopes).toEqual(['sso']);
     expect((await grant({ scope: 'billing sso' })).body.scopes).toEqual(['sso', 'billing']);

@@ -71,6 +71,17 @@ describe('partner tokens', () => {
       partner_id: alice.partner_id,
     });
 
+    // Its scopes never change: a `scopes` field is refused, not silently ignored.
+    const rescoped = await call('PUT', url(`/tokens/${token._id}`), {
+      token: alice.token,
+      body: { token_name: 'x', scopes: ['sso'] },
+    });
+    expect([rescoped.status, rescoped.body.error.code, rescoped.body.error.details[0].path]).toEqual([
+      400,
+      'validation_failed',
+      'body',
+    ]);
+    expect(rescoped.body.error.message).toContain('scopes');
     const renamed = await rename(alice.token, token._id, 'POS bridge (prod)');
     expect(renamed.status).toBe(200);
     expect(renamed.body.token).toMatchObject({

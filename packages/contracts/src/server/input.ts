@@ -110,7 +110,16 @@ function mayNeedWalk(raw: Buffer): boolean {
 
 /** Parses an `application/x-www-form-urlencoded` body into its fields (the last of a repeated name wins). */
 export function parseFormBody(raw: Buffer): Record<string, string> {
-  const fields = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  const params = new URLSearchParams(raw.toString('utf8'));
+  const fields = Object.fromEntries(params);
+  // RFC 6749 section 3.1: a parameter is sent once; of two, which one was meant is anyone's guess.
+  if (Object.keys(fields).length < [...params.keys()].length) {
+    const seen = new Set<string>();
+    const twice = [...params.keys()].find((k) => seen.has(k) || !seen.add(k))!;
+    throw new CodedError('validation_failed', `body.${twice}: sent more than once; send each field once.`, [
+      { path: `body.${twice}`, message: 'sent more than once' },
+    ]);
+  }
   refuseUnstorableText(fields, 'body');
   return fields;
 }

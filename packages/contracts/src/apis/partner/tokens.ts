@@ -33,8 +33,9 @@ export const CreatePartnerTokenRequest = z
   })
   .meta({ id: 'CreatePartnerToken', description: 'A new partner token.' });
 
+// Strict: a partner token's scopes and secret never change, so a `scopes` field is refused, not ignored.
 export const RenamePartnerTokenRequest = z
-  .object({ token_name: TokenName })
+  .strictObject({ token_name: TokenName })
   .meta({ id: 'RenamePartnerToken', description: 'The new name of a partner token.' });
 
 export const PartnerTokenList = z.object({ tokens: z.array(PartnerToken) }).meta({ id: 'PartnerTokenList' });
@@ -126,7 +127,7 @@ export const renamePartnerToken = defineOperation({
   method: 'PUT',
   path: '/tokens/{token_id}',
   summary: 'Rename a token',
-  description: `Changes \`token_name\`; the secret and scopes stay as they are. ${visibility}`,
+  description: `Changes \`token_name\`; the secret and scopes stay as they are (a body with any other field is 400). ${visibility}`,
   tags: ['Partner tokens'],
   security: { kind: 'bearer', scopes: ['user'] },
   servedBy: 'platform',
