@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 /** Test helpers: Partner API access tokens over real HTTP, as a partner would get them. */
 import type { OAuthTokenResponse } from '@stream/contracts/apis/partner/index';
 import type { Scope } from '@stream/contracts/common';
@@ -96,4 +97,11 @@ export async function startWithPartner(): Promise<{ platform: TestPlatform; part
     await platform.stop();
     throw err;
   }
+}
+
+/** Every refresh token used so far, as if used a minute ago: past the grace of a racing exchange. */
+export async function refreshTokensUsedAMinuteAgo(platform: TestPlatform): Promise<void> {
+  await platform.app.ctx.db.execute(
+    sql`update refresh_tokens set used_at = used_at - interval '1 minute' where used_at is not null`,
+  );
 }

@@ -5,11 +5,16 @@ import { ApiError } from '../http/errors.ts';
  * 2.3.1, which servers must support and most OAuth libraries send by default; id and secret each
  * form-urlencoded before base64) or from the body, never both.
  */
+const BASIC = /^basic(?:\s+(\S*))?\s*$/i;
+
+/** Whether the client tried HTTP Basic (RFC 6749 section 5.2: then a refusal carries its challenge). */
+export const usesBasic = (authorization: string | undefined): boolean => BASIC.test(authorization ?? '');
+
 export function clientCredentials(
   authorization: string | undefined,
   body: { client_id?: string | undefined; client_secret?: string | undefined },
 ): { client_id: string; client_secret: string } {
-  const basic = /^basic(?:\s+(\S*))?\s*$/i.exec(authorization ?? '');
+  const basic = BASIC.exec(authorization ?? '');
   if (basic) {
     if (body.client_id !== undefined || body.client_secret !== undefined) {
       throw new ApiError(

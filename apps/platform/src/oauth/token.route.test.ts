@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, isHostedScope } from '@stream/contracts/common';
@@ -6,7 +6,12 @@ import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { refreshTokens, tokenFamilies } from '../db/schema/index.ts';
 import { sha256Hex } from '../http/secrets.ts';
-import { requestAccessToken, testPartner, type ClientCredentials } from '../auth/testing.ts';
+import {
+  refreshTokensUsedAMinuteAgo,
+  requestAccessToken,
+  testPartner,
+  type ClientCredentials,
+} from '../auth/testing.ts';
 
 let platform: TestPlatform;
 let creds: Awaited<ReturnType<TestPlatform['partner']>>;
@@ -205,7 +210,7 @@ describe('POST /oauth/token, refresh_token', () => {
     const third = (await refresh(second.refresh_token)).body;
     expect((await useToken(third.access_token)).status).toBe(404);
 
-    await exchangedAMinuteAgo(); // past the grace of a racing exchange
+    await refreshTokensUsedAMinuteAgo(platform); // past the grace of a racing exchange
     const reuse = await refresh(first.refresh_token);
     expect(reuse.status).toBe(400);
     expect(reuse.body.error.code).toBe('refresh_token_reused');
@@ -281,13 +286,6 @@ describe('testPartner helper', () => {
     expect((await useToken(p.token)).status).toBe(404);
   });
 });
-
-/** Every refresh token used so far, as if used a minute ago (past `REFRESH_REUSE_GRACE_MS`). */
-async function exchangedAMinuteAgo() {
-  await platform.app.ctx.db.execute(
-    sql`update refresh_tokens set used_at = used_at - interval '1 minute' where used_at is not null`,
-  );
-}
 
 function pick(c: ClientCredentials): ClientCredentials {
   return { client_id: c.client_id, client_secret: c.client_secret };

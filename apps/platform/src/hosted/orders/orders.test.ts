@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_ORDER, EXAMPLE_PRICED } from '@stream/contracts/apis/hr-orders/index';
 import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
-import { requestAccessToken } from '../../auth/testing.ts';
+import { refreshTokensUsedAMinuteAgo, requestAccessToken } from '../../auth/testing.ts';
 import { hostedSuite, hostedWorld } from '../testing.ts';
 import { moveByOperator } from './records.ts';
 
@@ -110,7 +109,7 @@ describe('POST /PriceOrder', () => {
     // A refresh token presented twice revokes its whole family, this access token included.
     const refresh = () => call('POST', `${suite.platform.url}/oauth/token`, { body: { grant_type: 'refresh_token', client_id: suite.world.partner.client_id, client_secret: suite.world.partner.client_secret, refresh_token: grant.refresh_token } });
     expect((await refresh()).status).toBe(201);
-    await suite.platform.app.ctx.db.execute(sql`update refresh_tokens set used_at = used_at - interval '1 minute' where used_at is not null`); // past the grace of a racing exchange
+    await refreshTokensUsedAMinuteAgo(suite.platform); // past the grace of a racing exchange
     expect((await refresh()).body.error.code).toBe('refresh_token_reused');
     const res = await priceAs();
     expect([res.status, codeOf(res)]).toEqual([401, 'invalid_token']);
