@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_ORG_ID } from '@stream/contracts/apis/partner/shared';
 import { call } from '../../test/http.ts';
 import type { TestPlatform } from '../../test/platform.ts';
 import { startWithPartner, testPartner, type TestPartner } from '../auth/testing.ts';
@@ -25,7 +26,7 @@ describe('POST /onboarding/org', () => {
     const res = await createOrg(partner.token, body('merchant-1'));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      org_id: expect.stringMatching(/^org_/),
+      org_id: expect.stringMatching(PLATFORM_ORG_ID), // the shape a provider_id may not have
       user_id: expect.stringMatching(/^usr_/),
     });
     const { db } = platform.app.ctx;
@@ -77,6 +78,19 @@ describe('POST /onboarding/org', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('org_limited_token');
   });
+
+  it("refuses a provider_id shaped like a platform org id (it could be another org's id): 400 naming it", async () => {
+    const a = await createOrg(partner.token, body('merchant-7'));
+    // Had B been created with A's id as its provider_id, that id would name both A and B.
+    const b = await createOrg(partner.token, body(` ${a.body.org_id} `));
+    expect([b.status, b.body.error.code, b.body.error.details]).toEqual([400, 'validation_failed', [{ path: 'body.provider_id', message: expect.stringContaining('org_ and 24') }]]);
+    expect(b.body.error.message).toBe('body.provider_id: must not have the shape of a platform organisation id (org_ and 24 lowercase hex digits), which calls that take either id could not tell apart; choose another id');
+    const own = await platform.app.ctx.db.select({ providerId: orgs.providerId }).from(orgs).where(eq(orgs.partnerId, partner.partner_id));
+    expect(own.map((o) => o.providerId)).not.toContain(a.body.org_id);
+    // Only that exact shape is reserved: other ids starting with org_ are the partner's to choose.
+    for (const id of ['org_01HZX3KQ7Y8E2M4N6P8R0T2V4W', `org_${'A'.repeat(24)}`, `org_${'a'.repeat(25)}`, `xorg_${'a'.repeat(24)}`])
+      expect([id, (await createOrg(partner.token, body(id))).status]).toEqual([id, 201]);
+  }); // prettier-ignore
 
   it('validates the body field by field', async () => {
     const res = await createOrg(partner.token, { name: '', provider_id: 7, user: { email: 'nope' } });

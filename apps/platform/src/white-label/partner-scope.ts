@@ -30,7 +30,8 @@ export async function findOwnedOrg(db: DbOrTx, auth: PartnerAuth, ref: string | 
     .select()
     .from(orgs)
     .where(and(eq(orgs.partnerId, auth.partnerId), or(eq(orgs.id, wanted), eq(orgs.providerId, wanted))));
-  // A platform id wins over a provider_id that happens to spell the same string.
+  // A platform id wins over a provider_id that spells the same string, for every token: such a
+  // provider_id is refused since creation checks it (PLATFORM_ORG_ID), but one stored before may remain.
   const org = rows.find((o) => o.id === wanted) ?? rows[0];
   if (!org || (auth.orgId !== null && org.id !== auth.orgId)) throw notFound('organisation');
   return org;

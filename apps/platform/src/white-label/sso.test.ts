@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { testPartner, type TestPartner } from '../auth/testing.ts';
-import { ssoLoginTokens, userSessions, users } from '../db/schema/index.ts';
+import { newId } from '../db/ids.ts';
+import { orgs, ssoLoginTokens, userSessions, users } from '../db/schema/index.ts';
 import { sha256Hex } from '../http/secrets.ts';
 
 let platform: TestPlatform;
@@ -104,6 +105,22 @@ describe('POST /white-label/generate-session', () => {
     expect([unnamed.status, unnamed.body.error.code]).toEqual([400, 'validation_failed']);
     expect(unnamed.body.error.details[0].path).toBe('body.provider_org_id');
   });
+
+  it("an org stored before provider_ids were checked, whose provider_id is another org's id: that id means the other org, for every token", async () => {
+    const { db } = platform.app.ctx;
+    const legacy = newId('org');
+    await db.insert(orgs).values({ id: legacy, partnerId: a.partner_id, name: 'Legacy', providerId: orgA });
+    const orgOf = async (token: string, body: Record<string, unknown>) => {
+      const [row] = await db.select({ orgId: ssoLoginTokens.orgId }).from(ssoLoginTokens).where(eq(ssoLoginTokens.tokenHash, sha256Hex(await loginToken(body, token))));
+      return row!.orgId;
+    };
+    for (let i = 0; i < 3; i++) expect(await orgOf(a.token, { ...person, provider_org_id: orgA })).toBe(orgA);
+    // A token limited to the legacy org finds no other meaning for the id: it is orgA's, not visible to it.
+    const { access_token } = (await a.orgToken(legacy, ['sso'], 'legacy')).grant;
+    expect((await generate(access_token, { ...person, provider_org_id: orgA })).status).toBe(404);
+    expect(await orgOf(access_token, person)).toBe(legacy);
+    expect(await orgOf(a.token, { ...person, provider_org_id: legacy })).toBe(legacy);
+  }); // prettier-ignore
 
   it('answers malformed bodies with 4xx and the error body, never 5xx', async () => {
     const base = { ...person, provider_org_id: orgA };

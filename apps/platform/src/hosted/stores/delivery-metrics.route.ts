@@ -11,7 +11,11 @@ export function registerDeliveryMetricsRoute(app: FastifyInstance): void {
   mount(app, getDeliveryMetrics, async (req) => {
     const store = await findGrantedStore(app.ctx.db, authOf(req), req.params.id);
     const { metric, messages } = await deliveryMetrics(store, req.query, app.ctx.config.geo);
-    const where = metric.zoneName ? `zone ${metric.zoneName}` : 'outside every zone';
+    const where = !metric.zoneName
+      ? 'outside every zone'
+      : metric.deliverable
+        ? `zone ${metric.zoneName}`
+        : `zone ${metric.zoneName}, where the store does not deliver`;
     return hostedAnswer(
       metric,
       `${metric.deliverable ? 'Deliverable' : 'Not deliverable'}: ${where}, ${metric.distance} ${metric.distanceUOM}.`,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
+import { grantCompany, importCompany } from '../companies.ts';
 import { hostedSuite, hostedWorld, type HostedWorld } from '../testing.ts';
 import { zoneOf } from './delivery-metrics.ts';
 import { greatCircleMiles } from './geo.ts';
@@ -46,6 +47,12 @@ describe('zoneOf (point in polygon)', () => {
     const other = { ...L, id: 'M' };
     expect(zoneOf([other, L], { latitude: 1.5, longitude: 1.5 })?.id).toBe('M');
   });
+
+  it('lets a zone that does not deliver win over the zones it overlaps, whatever their order', () => {
+    const no = { ...L, id: 'No', delivery: false };
+    expect(zoneOf([L, no], { latitude: 1.5, longitude: 1.5 })?.id).toBe('No');
+    expect(zoneOf([no, L], { latitude: 1.5, longitude: 1.5 })?.id).toBe('No');
+  });
 });
 
 describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
@@ -77,6 +84,58 @@ describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
       (await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/DeliveryMetrics?streetNumber=1`)).status,
     ).toBe(400);
   });
+});
+
+describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {
+  const suite = hostedSuite();
+  const STORE_ID = 3110;
+  const box = (id: string, delivery: boolean, additionalFee: number, [south, west, north, east]: number[]) => ({
+    id, delivery, additionalFee, driverCompensation: 2,
+    geoCodes: [[south, west], [north, west], [north, east], [south, east]].map(([latitude, longitude], i) => ({ sequence: i + 1, latitude: latitude!, longitude: longitude! })),
+  }); // prettier-ignore
+  beforeAll(async () => {
+    // West delivers; Pier, inside West and listed after it, does not; Midtown, on its own, does not.
+    const geoFences = [
+      box('West', true, 2.25, [40.744, -74.01, 40.749, -73.997]),
+      box('Pier', false, 4, [40.745, -74.01, 40.748, -74.003]),
+      box('Midtown', false, 3, [40.747, -73.99, 40.75, -73.98]),
+    ];
+    const { db } = suite.platform.app.ctx;
+    await importCompany(db, suite.platform.config.encryptionKey, {
+      company: { id: 310, name: 'Zones Co.' },
+      stores: [{ id: STORE_ID, name: 'Zones', timeZone: 'Eastern Standard Time', ...STORE, geoFences }],
+    });
+    await grantCompany(db, 310, suite.world.partner.partner_id);
+  });
+
+  /** The answer's bytes, for an address of the built-in file. */
+  const answer = async (street: [string, string], postalCode = '10011') => {
+    const path = query(street).replace(`/Stores/${DEMO_STORE_ID}/`, `/Stores/${STORE_ID}/`).replace('10011', postalCode);
+    const res = await suite.world.hosted('GET', path, { store: STORE_ID });
+    expect(res.status, res.text).toBe(200);
+    return res.text;
+  }; // prettier-ignore
+  const bytes = (at: { latitude: number; longitude: number }, zoneName: string | null, deliverable: boolean, deliveryFee: number, message: string) => {
+    const distance = Math.round(greatCircleMiles(STORE, at) * 100) / 100;
+    const data = { zoneName, deliverable, distance, drivingDistance: null, distanceUOM: 'mi', deliveryFee, ...at };
+    return JSON.stringify({ data, message: message.replace('{d}', String(distance)), messagesDetails: [] });
+  }; // prettier-ignore
+
+  it('quotes the fee in cents inside a zone that delivers', async () => {
+    expect(await answer(['350', 'W 24th St'])).toBe(bytes({ latitude: 40.7465, longitude: -73.9988 }, 'West', true, 225, 'Deliverable: zone West, {d} mi.'));
+  }); // prettier-ignore
+
+  it('inside a zone that does not deliver: not deliverable and no fee, the zone named', async () => {
+    expect(await answer(['20', 'W 34th St'], '10001')).toBe(bytes({ latitude: 40.7484, longitude: -73.9857 }, 'Midtown', false, 0, 'Not deliverable: zone Midtown, where the store does not deliver, {d} mi.'));
+  }); // prettier-ignore
+
+  it('where zones overlap, the one that does not deliver wins, though listed after the one that does', async () => {
+    expect(await answer(['100', '11th Ave'])).toBe(bytes({ latitude: 40.7461, longitude: -74.0068 }, 'Pier', false, 0, 'Not deliverable: zone Pier, where the store does not deliver, {d} mi.'));
+  }); // prettier-ignore
+
+  it('outside every zone: not deliverable, no zone, no fee', async () => {
+    expect(await answer(['201', 'W 17th St'])).toBe(bytes({ latitude: 40.7405, longitude: -73.9955 }, null, false, 0, 'Not deliverable: outside every zone, {d} mi.'));
+  }); // prettier-ignore
 });
 
 describe('GET /Stores/{id}/DeliveryMetrics, with a geocoder and a route service', () => {

@@ -14,21 +14,29 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const near = (longitude: number, ref: number) => longitude - 360 * Math.round((longitude - ref) / 360);
 
 /**
- * The first of the store's zones that holds the point (a zone's corners joined in `sequence` order).
- * Each corner is taken within 180° of the one before, and the point near the first corner, so a
- * zone across the antimeridian (179.9 to -179.9) is the small shape it is, not the rest of the world.
+ * Whether the zone (its corners joined in `sequence` order) holds the point. Each corner is taken
+ * within 180° of the one before, and the point near the first corner, so a zone across the
+ * antimeridian (179.9 to -179.9) is the small shape it is, not the rest of the world.
+ */
+export function holds(zone: GeoFence, at: Point): boolean {
+  const ring: [number, number][] = [];
+  for (const c of [...zone.geoCodes].sort((a, b) => a.sequence - b.sequence)) {
+    const previous = ring.at(-1)?.[0];
+    ring.push([previous === undefined ? c.longitude : near(c.longitude, previous), c.latitude]);
+  }
+  ring.push(ring[0]!); // GeoJSON rings are closed
+  const here = point([near(at.longitude, ring[0]![0]), at.latitude]);
+  return booleanPointInPolygon(here, polygon([ring]));
+}
+
+/**
+ * The zone that decides an address. Zones may overlap (the company file does not forbid it): a zone
+ * that does not deliver wins over every zone it overlaps, because the store said no there whatever
+ * the zones' order; else the first zone, in the store's order, that holds the point.
  */
 export function zoneOf(zones: readonly GeoFence[], at: Point): GeoFence | undefined {
-  return zones.find((zone) => {
-    const ring: [number, number][] = [];
-    for (const c of [...zone.geoCodes].sort((a, b) => a.sequence - b.sequence)) {
-      const previous = ring.at(-1)?.[0];
-      ring.push([previous === undefined ? c.longitude : near(c.longitude, previous), c.latitude]);
-    }
-    ring.push(ring[0]!); // GeoJSON rings are closed
-    const here = point([near(at.longitude, ring[0]![0]), at.latitude]);
-    return booleanPointInPolygon(here, polygon([ring]));
-  });
+  const holding = zones.filter((zone) => holds(zone, at));
+  return holding.find((zone) => !zone.delivery) ?? holding[0];
 }
 
 export interface MetricsRequest extends Address {
@@ -36,7 +44,7 @@ export interface MetricsRequest extends Address {
   distanceUOM: 'mi' | 'km';
 }
 
-/** Delivery metrics of an address for a store: its zone, distances and fee (cents). */
+/** Delivery metrics of an address for a store: its zone, distances and fee (cents, where it delivers). */
 export async function deliveryMetrics(
   store: HostedStore,
   q: MetricsRequest,
@@ -73,7 +81,9 @@ export async function deliveryMetrics(
       distance: round2(greatCircleMiles(from, to) * perMile),
       drivingDistance,
       distanceUOM: q.distanceUOM,
-      deliveryFee: zone ? Math.round(zone.additionalFee * 100) : 0,
+      // Only a zone that delivers quotes a fee: in one that does not, the answer is the one outside
+      // every zone (not deliverable, 0), with the zone named so the partner can say why.
+      deliveryFee: zone?.delivery ? Math.round(zone.additionalFee * 100) : 0,
       latitude: to.latitude,
       longitude: to.longitude,
     },

@@ -263,7 +263,7 @@ export const DEMO_COMPANY = {
       latitude: 40.7446,
       longitude: -73.9967,
       menus: [DEMO_MENU],
-      // An L-shaped (concave) zone around the store, and a wider one it does not deliver to.
+      // An L-shaped (concave) zone around the store that it delivers to.
       geoFences: [
         {
           id: 'Chelsea',

@@ -431,7 +431,11 @@ export const DeliveryMetric = z
     zoneName: z
       .string()
       .nullable()
-      .meta({ description: 'The zone (geofence) the address is in; null outside every zone.' }),
+      .meta({
+        description:
+          'The zone (geofence) that decides the address, also one that does not deliver; null outside every zone. ' +
+          'Where zones overlap, a zone that does not deliver wins, else the first one listed.',
+      }),
     deliverable: z
       .boolean()
       .meta({ description: 'Whether the store delivers to the address: it is in a zone that delivers.' }),
@@ -446,7 +450,11 @@ export const DeliveryMetric = z
     deliveryFee: z
       .number()
       .int()
-      .meta({ description: "Cents: the zone's `additionalFee` (dollars) in cents; 0 outside every zone." }),
+      .meta({
+        description:
+          "Cents: the zone's `additionalFee` (dollars) in cents where it delivers; 0 in a zone that does not deliver " +
+          'and outside every zone.',
+      }),
     latitude: z.number(),
     longitude: z.number(),
   })
@@ -461,7 +469,8 @@ export const getDeliveryMetrics = defineOperation({
   summary: 'Delivery metrics for an address',
   description: `Geocodes the address, finds the store's zone that holds it (point in polygon; concave zones too), and answers
 whether the store delivers there, the straight distance, the driving distance when \`includeDrivingDistance=true\` and a
-route service is configured (else null, with a WARNING), and the delivery fee in cents. \`distanceUOM\` is \`mi\` (default)
+route service is configured (else null, with a WARNING), and the delivery fee in cents. In a zone that does not deliver
+(it wins over the zones it overlaps) the answer is not deliverable with a fee of 0, as outside every zone, the zone named. \`distanceUOM\` is \`mi\` (default)
 or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${WHO}`,
   request: {
     params: storeParams,

@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { Email } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
-import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id, Text } from './shared.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id, PLATFORM_ORG_ID, Text } from './shared.ts';
 
 const Name = (max: number) => Text().trim().min(1).max(max);
 
 export const CreateOrgRequest = z
   .object({
     name: Name(200).meta({ description: 'The organisation (merchant) name.' }),
-    provider_id: Name(200).meta({
-      description: 'Your own id for this organisation; unique among your organisations.',
-    }),
+    provider_id: Name(200)
+      .refine(
+        (id) => !PLATFORM_ORG_ID.test(id),
+        'must not have the shape of a platform organisation id (org_ and 24 lowercase hex digits), which ' +
+          'calls that take either id could not tell apart; choose another id',
+      )
+      .meta({
+        description:
+          'Your own id for this organisation; unique among your organisations. Any text up to 200 characters ' +
+          "except the shape of the platform's org ids (`org_` and 24 lowercase hex digits): calls that take " +
+          'either id must never find two organisations, so that shape is refused with 400 `validation_failed`.',
+      }),
     user: z
       .object({ email: Email, first_name: Name(100), last_name: Name(100) })
       .meta({ description: "The organisation's first user; made its `owner`." }),
@@ -30,8 +39,10 @@ export const createOrg = defineOperation({
   description: [
     'Creates an organisation owned by the calling partner, with one user whose role is `owner`.',
     '`provider_id` is your id for the organisation: a second organisation with the same `provider_id`',
-    'answers 409 `org_already_exists`. Only your root API client can create organisations: an access',
-    'token from a partner token (limited to one organisation) answers 403 `org_limited_token`.',
+    'answers 409 `org_already_exists`; a `provider_id` shaped like a platform org id (`org_` and 24 lowercase',
+    'hex digits) answers 400 `validation_failed`, so an id never names two organisations. Only your root API',
+    'client can create organisations: an access token from a partner token (limited to one organisation)',
+    'answers 403 `org_limited_token`.',
   ].join('\n'),
   tags: ['Organisations'],
   security: { kind: 'bearer', scopes: ['onboarding'] },

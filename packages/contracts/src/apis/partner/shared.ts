@@ -9,6 +9,12 @@ export const Id = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id such as org_8d2f1a7c9b3e4f5a6b7c8d9e');
 
+/**
+ * The shape of the platform's org ids (`org_` and 24 lowercase hex digits, as `newId` makes them).
+ * A partner's `provider_id` of that shape is refused: calls that take either id could not tell them apart.
+ */
+export const PLATFORM_ORG_ID = /^org_[0-9a-f]{24}$/;
+
 /** Errors any operation with a JSON body can answer before its handler runs. */
 export const BODY_ERRORS = [
   'invalid_json',

@@ -36,7 +36,9 @@ export const GenerateSessionRequest = z
       .meta({
         description:
           "The org to sign in to: your `provider_id` of an org you created, or the platform's org id (`org_…`). " +
-          'Optional only for a token limited to one org, which then names that org.',
+          'A `provider_id` never has the shape of a platform org id (refused at creation); one stored before that ' +
+          'rule loses to the org whose platform id it spells. Optional only for a token limited to one org, which ' +
+          'then names that org.',
       }),
     provider_org_name: z.string().max(200).optional().meta({
       description: 'Accepted for compatibility with existing clients; not used (the org keeps its name).',
