@@ -76,7 +76,8 @@ export const BindLocationsRequest = z
       .array(
         z.object({
           pos_location_id: z.string().min(1).max(200).meta({
-            description: 'The org location `_id` from ingest (its POS `provider_id` is accepted too).',
+            description:
+              "The org location `_id` from ingest (its POS `provider_id` is accepted too; where a `provider_id` equals another location's `_id`, the `_id` wins).",
           }),
           dsp_provider_id: z.string().min(1).max(200).meta({ description: "The DSP's id of the store." }),
           dsp_store_name: z.string().trim().min(1).max(200),
