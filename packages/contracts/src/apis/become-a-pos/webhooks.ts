@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochMs } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
 import { PosOrder } from './orders.ts';
@@ -26,7 +27,7 @@ export const LocationStatusUpdatedWebhook = hook(
   z.object({
     status: z.enum(['active', 'inactive']),
     location_id,
-    paused_until: z.number().int().nullish().meta({
+    paused_until: epochMs().nullish().meta({
       description:
         'Epoch ms when an inactive location becomes active by itself; null or absent: until you say.',
     }),
