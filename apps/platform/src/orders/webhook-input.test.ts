@@ -198,6 +198,29 @@ describe('the POS webhook refuses', () => {
     expect(await webhookCount()).toBe(before); // nothing recorded, no store paused or resumed
   });
 
+  it('a catalog webhook naming no location with 400, a location that is not connected with 404 as the others', async () => {
+    const before = await webhookCount();
+    const none = await postPos(w, { type: 'location.catalog.updated', object: {} });
+    expect([none.status, none.body.error?.code]).toEqual([400, 'validation_failed']);
+    expect(none.body.error.message).toMatch(/location_id .*or merchant_id/);
+    for (const body of [
+      { type: 'location.catalog.updated', object: { location_id: 'loc-nowhere' } },
+      {
+        type: 'location.catalog.object.updated',
+        object: {
+          location_id: 'loc-nowhere',
+          object_id: 'i1',
+          object_type: 'item',
+          object_update: { is_active: false },
+        },
+      },
+    ]) {
+      const res = await postPos(w, body);
+      expect([res.status, res.body.error?.code], JSON.stringify(body)).toEqual([404, 'location_not_found']);
+    }
+    expect(await webhookCount()).toBe(before);
+  });
+
   it('records catalog webhooks and in-store orders with 204', async () => {
     for (const body of [
       { type: 'location.catalog.updated', object: { location_id: w.posLocation } },

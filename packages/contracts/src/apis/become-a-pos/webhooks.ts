@@ -36,8 +36,12 @@ export const LocationStatusUpdatedWebhook = hook(
 export const LocationCatalogUpdatedWebhook = hook(
   'location.catalog.updated',
   'LocationCatalogUpdatedWebhook',
-  'The catalog changed: the platform pulls it again.',
-  z.object({ location_id: location_id.optional(), merchant_id: z.string().optional() }),
+  'The catalog changed: the platform pulls it again, for the location or every location of the merchant.',
+  z
+    .object({ location_id: location_id.optional(), merchant_id: z.string().min(1).optional() })
+    .refine((o) => o.location_id !== undefined || o.merchant_id !== undefined, {
+      error: 'Send location_id (one location) or merchant_id (every location of the merchant).',
+    }),
 );
 export const CatalogObjectUpdatedWebhook = hook(
   'location.catalog.object.updated',
