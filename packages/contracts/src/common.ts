@@ -48,3 +48,18 @@ export const Email = z.email().max(254);
 export const PhoneE164 = z
   .string()
   .regex(/^\+[1-9]\d{7,14}$/, 'must be an E.164 phone number such as +14155550123');
+
+/**
+ * Before this (2001-09-09) an "epoch ms" time is almost surely seconds sent where milliseconds go:
+ * read as ms it is a day in 1970, a pause over before it began. Refused, saying so.
+ */
+export const EPOCH_MS_MIN = 1_000_000_000_000;
+/** A time as epoch milliseconds (an integer), refusing a value in seconds with a sentence saying so. */
+export const epochMs = () =>
+  z
+    .number()
+    .int()
+    .refine((v) => v >= EPOCH_MS_MIN, {
+      error: (issue) =>
+        `must be epoch milliseconds; ${String(issue.input)} looks like seconds (multiply by 1000).`,
+    });

@@ -8,7 +8,7 @@ import { eventCallsOf } from '../events/delivery.ts';
 import { refusingOrders } from './availability.ts';
 import { dspCallOf, posCallOf, posKey, type OrderCall } from './calls.ts';
 import { failOrder } from './outcome.ts';
-import { lockOrder, moveOrder, type Order } from './records.ts';
+import { lockOrder, moveOrder, sendCalls, type Order } from './records.ts';
 
 /**
  * What each order status causes, in one place: `effectsOf` plans the calls (and timers) a status
@@ -91,18 +91,20 @@ function partnerCallsOf(order: Order, from: OrderStatus | null): OrderCall[] {
     case 'dsp_canceled':
       // A scheduled order never reached the POS: nothing to tell it.
       if (from === 'scheduled') return [];
-      return [
-        posCallOf(order, {
-          type: 'order.canceled',
-          object: {
-            location_id: order.posLocationId ?? '',
-            order_id: order.id,
-            ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
-          },
-        }),
-      ];
+      return [posCancelOf(order)];
   }
 }
+
+/** `order.canceled` to the POS, naming the order by both ids (POS builds read either). */
+const posCancelOf = (order: Order): OrderCall =>
+  posCallOf(order, {
+    type: 'order.canceled',
+    object: {
+      location_id: order.posLocationId ?? '',
+      order_id: order.id,
+      ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
+    },
+  });
 
 const OrderPayload = z.object({ order_id: z.string() });
 /**
@@ -146,7 +148,7 @@ export const confirmationTimeout = defineJobKind<z.infer<typeof OrderPayload>, v
   async onSucceeded(tx: Tx, job) {
     const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
     if (order?.status !== 'awaiting_confirmation') return;
-    await failOrder(
+    const failed = await failOrder(
       tx,
       order,
       'unknown',
@@ -156,5 +158,8 @@ export const confirmationTimeout = defineJobKind<z.infer<typeof OrderPayload>, v
       },
       'POS did not confirm in time',
     );
+    // The POS holds the order (it answered with its id): without this it could still cook an order
+    // the DSP was told failed. A decline needs no such call: the POS itself said no.
+    if (failed) await sendCalls(tx, failed.id, [posCancelOf(failed)]);
   },
 });

@@ -94,7 +94,14 @@ export async function settleDelivery(
     );
     return;
   }
-  await acceptOrder(tx, order, answer.provider_id, answer.prep_time_minutes, 'POS accepts', opts);
+  await acceptOrder(
+    tx,
+    order,
+    answer.provider_id,
+    answer.prep_time_minutes ?? undefined,
+    'POS accepts',
+    opts,
+  );
 }
 
 /** Accepts the order: the food is ready after the POS's prep time (its answer's, else the location's, else 30 min). */

@@ -163,6 +163,9 @@ async function applyPosWebhook(ctx: AppContext, partner: Partner, body: PosWebho
           : merchantId
             ? await merchantLocationsOf(tx, partner.id, merchantId)
             : [];
+        // A location the platform does not have is 404, as for the status webhooks (the POS must
+        // learn its catalog changes go nowhere); a merchant with none connected (yet) is not an error.
+        if (id && found.length === 0) throw unknownLocation(id);
         await record(found[0]?.id ?? null);
         if (body.type === 'location.catalog.updated')
           for (const location of found) await planCatalogPull(tx, location.id);

@@ -234,6 +234,38 @@ describe('a new order', () => {
     }
   });
 
+  it('accepted asynchronously and never confirmed: the POS, which holds the order, is told it is cancelled', async () => {
+    const saved = ASYNC_CONFIRMATION.ms;
+    ASYNC_CONFIRMATION.ms = 300;
+    try {
+      w.pos.answer = (body) =>
+        body.type === 'order.created' ? accept('pos-async-3', { async_acceptance: true }) : { status: 204 };
+      const { dspId, id } = await place();
+      await dspEvent(w, dspId, 'location.order.fail');
+      const cancel = await waitFor(
+        () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.canceled'),
+        10_000,
+        'the POS told the order is off',
+      );
+      expect(cancel.body).toEqual({
+        type: 'order.canceled',
+        object: { location_id: w.posLocation, order_id: id, provider_id: 'pos-async-3' },
+      });
+    } finally {
+      ASYNC_CONFIRMATION.ms = saved;
+    }
+  });
+
+  it('a POS answer writing its optional fields as null is an acceptance, not an unusable answer', async () => {
+    w.pos.answer = () => ({
+      status: 200,
+      body: { order: { provider_id: 'pos-nulls', prep_time_minutes: null, async_acceptance: null } },
+    });
+    const { dspId, id } = await place();
+    await dspEvent(w, dspId, 'location.order.accept');
+    expect((await waitForStatus(w, id, 'accepted')).pos_order_id).toBe('pos-nulls');
+  });
+
   it('posted five times at once makes one POS order and one outcome, each post answered alike', async () => {
     w.pos.answer = () => accept('pos-dup');
     const body = newOrder(w);

@@ -19,6 +19,11 @@ const orderCount = async () =>
   rowsOf<{ n: number }>(await w.platform.app.ctx.db.execute(sql`select count(*)::int as n from orders`))[0]!
     .n;
 
+const webhookCount = async () =>
+  rowsOf<{ n: number }>(
+    await w.platform.app.ctx.db.execute(sql`select count(*)::int as n from webhook_events`),
+  )[0]!.n;
+
 const dspUrl = () => `${w.url}/order/${w.dspPartner.partner_id}`;
 
 describe('the DSP webhook refuses', () => {
@@ -103,6 +108,23 @@ describe('the DSP webhook refuses', () => {
     expect(deep.status).toBeLessThan(500);
   });
 
+  it('a store status in seconds where the contract says epoch milliseconds, or ending before it starts, with 400', async () => {
+    const now = Date.now();
+    const before = await webhookCount();
+    for (const [status_update, path, words] of [
+      [{ status: 'paused', end_time: Math.floor(now / 1000) + 3600 }, 'end_time', 'seconds'],
+      [{ status: 'paused', start_time: Math.floor(now / 1000) }, 'start_time', 'seconds'],
+      [{ status: 'paused', start_time: now + 7_200_000, end_time: now + 3_600_000 }, 'end_time', 'start_time'],
+    ] as const) {
+      const res = await postDsp(w, { type: 'store_status_update', location_id: w.store, status_update });
+      expect([res.status, res.body.error?.code], JSON.stringify(status_update)).toEqual([400, 'validation_failed']);
+      expect(res.body.error.details).toEqual([
+        { path: `body.status_update.${path}`, message: expect.stringContaining(words) },
+      ]);
+    }
+    expect(await webhookCount()).toBe(before);
+  }); // prettier-ignore
+
   it('a cancellation or delivery status for an order it does not know with 404', async () => {
     const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: 'never-posted' });
     expect(res.status).toBe(404);
@@ -160,6 +182,43 @@ describe('the POS webhook refuses', () => {
       expect(res.status, JSON.stringify(object)).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
     }
+  });
+
+  it('a time in seconds where the contract says epoch milliseconds with 400, not a pause already over', async () => {
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600; // seconds: read as ms, a time in 1970
+    const before = await webhookCount();
+    const res = await postPos(w, {
+      type: 'location.status.updated',
+      object: { status: 'inactive', location_id: w.posLocation, paused_until: inAnHour },
+    });
+    expect([res.status, res.body.error?.code]).toEqual([400, 'validation_failed']);
+    expect(res.body.error.details).toEqual([
+      { path: 'body.object.paused_until', message: expect.stringContaining('seconds') },
+    ]);
+    expect(await webhookCount()).toBe(before); // nothing recorded, no store paused or resumed
+  });
+
+  it('a catalog webhook naming no location with 400, a location that is not connected with 404 as the others', async () => {
+    const before = await webhookCount();
+    const none = await postPos(w, { type: 'location.catalog.updated', object: {} });
+    expect([none.status, none.body.error?.code]).toEqual([400, 'validation_failed']);
+    expect(none.body.error.message).toMatch(/location_id .*or merchant_id/);
+    for (const body of [
+      { type: 'location.catalog.updated', object: { location_id: 'loc-nowhere' } },
+      {
+        type: 'location.catalog.object.updated',
+        object: {
+          location_id: 'loc-nowhere',
+          object_id: 'i1',
+          object_type: 'item',
+          object_update: { is_active: false },
+        },
+      },
+    ]) {
+      const res = await postPos(w, body);
+      expect([res.status, res.body.error?.code], JSON.stringify(body)).toEqual([404, 'location_not_found']);
+    }
+    expect(await webhookCount()).toBe(before);
   });
 
   it('records catalog webhooks and in-store orders with 204', async () => {

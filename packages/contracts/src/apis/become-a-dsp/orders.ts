@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochMs } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import {
   DeliveryStatus,
@@ -210,11 +211,16 @@ export const StoreStatusUpdateWebhook = z
   .object({
     type: z.literal('store_status_update'),
     location_id: locationId,
-    status_update: z.object({
-      status: z.enum(['online', 'paused']),
-      start_time: z.number().int().optional().meta({ description: 'Epoch ms; default now.' }),
-      end_time: z.number().int().optional().meta({ description: 'Epoch ms; omitted: until told otherwise.' }),
-    }),
+    status_update: z
+      .object({
+        status: z.enum(['online', 'paused']),
+        start_time: epochMs().optional().meta({ description: 'Epoch ms; default now.' }),
+        end_time: epochMs().optional().meta({ description: 'Epoch ms; omitted: until told otherwise.' }),
+      })
+      .refine((u) => u.start_time === undefined || u.end_time === undefined || u.end_time > u.start_time, {
+        path: ['end_time'],
+        error: 'must be after start_time.',
+      }),
   })
   .meta({
     id: 'StoreStatusUpdateWebhook',

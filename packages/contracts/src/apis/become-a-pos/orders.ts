@@ -195,12 +195,13 @@ export const PosOrderAnswer = z
     order: z
       .object({
         provider_id: z.string().min(1).meta({ description: 'Your id of the order.' }),
+        // Optional fields may come as null (many serialisers write them so): null is absent.
         prep_time_minutes: z
           .number()
           .nonnegative()
-          .optional()
-          .meta({ description: "When the food will be ready; default: the location's." }),
-        async_acceptance: z.boolean().optional().meta({
+          .nullish()
+          .meta({ description: "When the food will be ready; default (absent or null): the location's." }),
+        async_acceptance: z.boolean().nullish().meta({
           description:
             'True: you took the order but will confirm it by webhook (`order.status.updated` `accepted`) within 60 s.',
         }),

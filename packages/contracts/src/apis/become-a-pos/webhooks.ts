@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochMs } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
 import { PosOrder } from './orders.ts';
@@ -26,7 +27,7 @@ export const LocationStatusUpdatedWebhook = hook(
   z.object({
     status: z.enum(['active', 'inactive']),
     location_id,
-    paused_until: z.number().int().nullish().meta({
+    paused_until: epochMs().nullish().meta({
       description:
         'Epoch ms when an inactive location becomes active by itself; null or absent: until you say.',
     }),
@@ -35,8 +36,12 @@ export const LocationStatusUpdatedWebhook = hook(
 export const LocationCatalogUpdatedWebhook = hook(
   'location.catalog.updated',
   'LocationCatalogUpdatedWebhook',
-  'The catalog changed: the platform pulls it again.',
-  z.object({ location_id: location_id.optional(), merchant_id: z.string().optional() }),
+  'The catalog changed: the platform pulls it again, for the location or every location of the merchant.',
+  z
+    .object({ location_id: location_id.optional(), merchant_id: z.string().min(1).optional() })
+    .refine((o) => o.location_id !== undefined || o.merchant_id !== undefined, {
+      error: 'Send location_id (one location) or merchant_id (every location of the merchant).',
+    }),
 );
 export const CatalogObjectUpdatedWebhook = hook(
   'location.catalog.object.updated',
