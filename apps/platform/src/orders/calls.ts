@@ -175,9 +175,12 @@ const posCallDef: Omit<
         throw new PermanentJobError(err.message);
       }
       // Any 2xx acknowledges an update or a cancellation, whatever its body (`204`, text): only a
-      // new order's answer carries something the platform needs.
-      if (err instanceof UnusableAnswerError && request.type !== 'order.created')
-        return { order, providers, answer: null };
+      // new order's answer carries something the platform needs. A new order answered 2xx but
+      // unusably was reached: its outcome, not a delivery to retry or give up on.
+      if (err instanceof UnusableAnswerError)
+        return request.type === 'order.created'
+          ? { order, providers, prepare, unusable: err.message }
+          : { order, providers, answer: null };
       return permanentIfGrantUnusable(err);
     }
   },

@@ -8,7 +8,7 @@ import { eventCallsOf } from '../events/delivery.ts';
 import { refusingOrders } from './availability.ts';
 import { dspCallOf, posCallOf, posKey, type OrderCall } from './calls.ts';
 import { failOrder } from './outcome.ts';
-import { lockOrder, moveOrder, sendCalls, type Order } from './records.ts';
+import { lockOrder, moveOrder, type Order } from './records.ts';
 
 /**
  * What each order status causes, in one place: `effectsOf` plans the calls (and timers) a status
@@ -31,11 +31,23 @@ export function effectsOf(
   order: Order,
   from: OrderStatus | null,
   providers: readonly string[] = [],
+  why: Why = {},
 ): OrderCall[] {
-  return [...partnerCallsOf(order, from), ...eventCallsOf(order, from, providers)];
+  return [...partnerCallsOf(order, from, why), ...eventCallsOf(order, from, providers)];
 }
 
-function partnerCallsOf(order: Order, from: OrderStatus | null): OrderCall[] {
+/** What the event that moved the order said about it, for the calls the move causes. */
+export interface Why {
+  /** The DSP's `cancel_reason`, passed on in the POS's `order.canceled`. */
+  cancelReason?: string | undefined;
+  /**
+   * A failure of an order the POS may hold (it took it, then did not confirm; or answered it
+   * unusably): the POS is told `order.canceled` too, so it does not make an order the DSP was told failed.
+   */
+  posMayHoldIt?: boolean | undefined;
+}
+
+function partnerCallsOf(order: Order, from: OrderStatus | null, why: Why): OrderCall[] {
   switch (order.status) {
     case 'received':
       return [posCallOf(order, { type: 'order.created', object: order.posOrder as never })];
@@ -76,6 +88,7 @@ function partnerCallsOf(order: Order, from: OrderStatus | null): OrderCall[] {
           failure_reason: order.failureReason ?? 'unknown',
           failure_details: order.failureDetails ?? { invalid_item_ids: [] },
         }),
+        ...(why.posMayHoldIt ? [posCancelOf(order)] : []),
       ];
     case 'ready_for_pickup':
     case 'completed':
@@ -91,18 +104,19 @@ function partnerCallsOf(order: Order, from: OrderStatus | null): OrderCall[] {
     case 'dsp_canceled':
       // A scheduled order never reached the POS: nothing to tell it.
       if (from === 'scheduled') return [];
-      return [posCancelOf(order)];
+      return [posCancelOf(order, why.cancelReason)];
   }
 }
 
-/** `order.canceled` to the POS, naming the order by both ids (POS builds read either). */
-const posCancelOf = (order: Order): OrderCall =>
+/** `order.canceled` to the POS, naming the order by both ids (POS builds read either), and why when known. */
+const posCancelOf = (order: Order, reason?: string): OrderCall =>
   posCallOf(order, {
     type: 'order.canceled',
     object: {
       location_id: order.posLocationId ?? '',
       order_id: order.id,
       ...(order.posOrderId ? { provider_id: order.posOrderId } : {}),
+      ...(reason ? { cancel_reason: reason } : {}),
     },
   });
 
@@ -148,7 +162,9 @@ export const confirmationTimeout = defineJobKind<z.infer<typeof OrderPayload>, v
   async onSucceeded(tx: Tx, job) {
     const order = await lockOrder(tx, eq(orders.id, job.payload.order_id));
     if (order?.status !== 'awaiting_confirmation') return;
-    const failed = await failOrder(
+    // The POS holds the order (it answered with its id): without the cancel it could still cook an
+    // order the DSP was told failed. A decline needs no such call: the POS itself said no.
+    await failOrder(
       tx,
       order,
       'unknown',
@@ -157,9 +173,8 @@ export const confirmationTimeout = defineJobKind<z.infer<typeof OrderPayload>, v
         error_message: `The POS took the order but did not confirm it within ${ASYNC_CONFIRMATION.ms / 1000} seconds (confirmation_timeout).`,
       },
       'POS did not confirm in time',
+      {},
+      { why: { posMayHoldIt: true } },
     );
-    // The POS holds the order (it answered with its id): without this it could still cook an order
-    // the DSP was told failed. A decline needs no such call: the POS itself said no.
-    if (failed) await sendCalls(tx, failed.id, [posCancelOf(failed)]);
   },
 });

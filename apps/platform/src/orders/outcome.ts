@@ -26,6 +26,8 @@ export type DeliveryResult = Pick<MoveOptions, 'prepare'> & { order: Order; prov
     | { answer: z.output<typeof PosOrderAnswer>['order'] | null }
     | { rejected: string }
     | { skipped: string }
+    /** Answered 2xx, but not as the contract says (the reason). */
+    | { unusable: string }
   );
 
 /** Fails an order (if it may still fail) and tells the DSP why. */
@@ -67,19 +69,25 @@ export async function settleDelivery(
     await failOrder(tx, order, failure.reason, failure.details, 'POS refused the order', {}, opts);
     return;
   }
-  const answer = result.answer;
+  const answer = 'answer' in result ? result.answer : null;
   if (!answer?.provider_id) {
+    // The POS was reached and may have made the order: it is told to cancel it, and the DSP why.
+    const why = 'unusable' in result ? result.unusable : 'no order.provider_id';
     await failOrder(
       tx,
       order,
       'unknown',
       {
         invalid_item_ids: [],
-        error_message: 'The POS accepted the order without saying its id (order.provider_id).',
+        error_message:
+          `The POS answered the order, but not as its contract says (${why}); it was asked to cancel it.`.slice(
+            0,
+            1000,
+          ),
       },
       'POS answer unusable',
       {},
-      opts,
+      { ...opts, why: { posMayHoldIt: true } },
     );
     return;
   }

@@ -19,7 +19,7 @@ import { ApiError } from '../http/errors.ts';
 import type { CarriedFinish } from '../jobs/kinds.ts';
 import { prepareJob, type PreparedJob } from '../jobs/outbox.ts';
 import type { OrderCall } from './calls.ts';
-import { effectsOf } from './effects.ts';
+import { effectsOf, type Why } from './effects.ts';
 import { eventOf } from '../events/order-event.ts';
 import { enabledProviders } from '../events/subscriptions.ts';
 
@@ -186,6 +186,8 @@ export interface MoveOptions {
   prepare?: ((call: OrderCall) => OrderCall) | undefined;
   /** The success of the job whose outcome this move is, to write in the same statement. */
   finish?: CarriedFinish | undefined;
+  /** What the event causing the move said (a cancellation's reason), for the calls it causes. */
+  why?: Why | undefined;
 }
 
 /**
@@ -210,7 +212,7 @@ export async function moveOrder(
     opts.providers ??
     (eventOf(to, order.status) ? await enabledProviders(tx, order.locationId, order.createdAt) : []);
   const moved = 'exists (select 1 from moved)';
-  const calls = effectsOf(next, order.status, providers).map(opts.prepare ?? ((c) => c));
+  const calls = effectsOf(next, order.status, providers, opts.why).map(opts.prepare ?? ((c) => c));
   const { jobs, sent, ctes, statuses } = callParts(tx, calls, moved);
   const set = assignments(orders, patch, 4);
   const update = part(

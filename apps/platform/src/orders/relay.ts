@@ -13,7 +13,7 @@ import { orders, webhookEvents } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineJobKind } from '../jobs/kinds.ts';
 import { sendToPos } from './calls.ts';
-import { TIMER } from './effects.ts';
+import { TIMER, type Why } from './effects.ts';
 import { acceptOrder, failOrder } from './outcome.ts';
 import { addTimeline, lockOrder, moveOrder, refusal, type Order } from './records.ts';
 
@@ -33,10 +33,16 @@ export function settle<T>(applied: Applied, answer: (order: Order) => T): Settle
 }
 
 /** Moves the order to `to` and runs its effects, or refuses. */
-async function moveOrRefuse(tx: DbOrTx, order: Order, to: OrderStatus, cause: string): Promise<Applied> {
+async function moveOrRefuse(
+  tx: DbOrTx,
+  order: Order,
+  to: OrderStatus,
+  cause: string,
+  why?: Why,
+): Promise<Applied> {
   if (order.status === to) return { order };
   if (!canTransition(ORDER_STATES, order.status, to)) return { refused: refusal(order, to) };
-  const moved = await moveOrder(tx, order, to, cause);
+  const moved = await moveOrder(tx, order, to, cause, {}, { why });
   return moved ? { order: moved } : { refused: refusal(order, to) };
 }
 
@@ -72,7 +78,9 @@ export async function applyDspEvent(
   let applied: Applied;
   if (event.type === 'cancel_order') {
     const why = [event.cancel_source, event.cancel_reason].filter(Boolean).join(': ');
-    applied = await moveOrRefuse(tx, order, 'dsp_canceled', `DSP cancel_order${why ? ` (${why})` : ''}`);
+    applied = await moveOrRefuse(tx, order, 'dsp_canceled', `DSP cancel_order${why ? ` (${why})` : ''}`, {
+      cancelReason: event.cancel_reason,
+    });
   } else if (!DELIVERY_APPLIES.includes(order.status)) {
     applied = {
       refused: new ApiError(

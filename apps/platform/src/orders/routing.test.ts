@@ -266,6 +266,32 @@ describe('a new order', () => {
     expect((await waitForStatus(w, id, 'accepted')).pos_order_id).toBe('pos-nulls');
   });
 
+  it('a POS answering a new order 2xx but unusably fails it at the DSP and is told to cancel it', async () => {
+    w.pos.answer = (body) =>
+      body.type === 'order.created' ? { status: 200, body: { order: { provider_id: 42 } } } : { status: 204 };
+    const { dspId, id } = await place();
+    const fail = await dspEvent(w, dspId, 'location.order.fail');
+    expect(fail.body).toMatchObject({ failure_reason: 'unknown' });
+    expect(
+      (fail.body as { failure_details: { error_message: string } }).failure_details.error_message,
+    ).toMatch(
+      /^The POS answered the order, but not as its contract says \(.*provider_id.*\); it was asked to cancel it\.$/,
+    );
+    const cancel = await waitFor(
+      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.canceled'),
+      10_000,
+      'the POS told to cancel the order it may have made',
+    );
+    expect(cancel.body).toEqual({
+      type: 'order.canceled',
+      object: { location_id: w.posLocation, order_id: id },
+    });
+    // Reached once: an unusable answer is the order's outcome, not a delivery to retry.
+    expect(posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.created')).toHaveLength(
+      1,
+    );
+  });
+
   it('posted five times at once makes one POS order and one outcome, each post answered alike', async () => {
     w.pos.answer = () => accept('pos-dup');
     const body = newOrder(w);
@@ -383,7 +409,12 @@ describe('after acceptance', () => {
     );
     expect(cancel.body).toEqual({
       type: 'order.canceled',
-      object: { location_id: w.posLocation, order_id: one.id, provider_id: 'pos-cancel-1' },
+      object: {
+        location_id: w.posLocation,
+        order_id: one.id,
+        provider_id: 'pos-cancel-1',
+        cancel_reason: 'customer_requested',
+      },
     });
     const twice = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: one.dspId });
     expect(twice.status).toBe(200);
