@@ -265,7 +265,7 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     kind: 'events',
     fault: { webhook: { type: 'order.assign.driver', raw: '{"type":"order.assign.driver",' } },
     fails: ['events.webhooks.assign-driver'],
-    says: /was refused 400, as the platform refuses it: the body is not valid JSON\./,
+    says: /was refused 400, as the platform refuses it: the body is not valid JSON: send the JSON you sign, as it is\./,
   },
   {
     name: 'a DSP order naming its own SKU, not a stream_id of the menu it downloaded',

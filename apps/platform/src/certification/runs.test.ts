@@ -197,6 +197,100 @@ describe('POST /certification/runs', () => {
     }
   }); // prettier-ignore
 
+  it('a webhook the inbox refuses (its Content-Type) is recorded, and the check says it arrived, was refused and why', async () => {
+    const events = sandbox['sandbox-events']!;
+    const proxy = await faultyPartner(
+      events.base_url,
+      { webhook: { type: 'order.assign.driver', contentType: 'text/plain' } },
+      events.webhook_secret,
+    );
+    const { db } = world.platform.app.ctx;
+    const registered = eq(partners.slug, 'sandbox-events');
+    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
+    try {
+      const id = (await start('sandbox-events')).body.run._id;
+      const run = await finished('sandbox-events', id);
+      const inbox = `${world.url}/certification/runs/${id}/webhooks`;
+      const check = run.report.checks.find((c: { id: string }) => c.id === 'events.webhooks.assign-driver');
+      expect(check).toMatchObject({
+        status: 'failed',
+        fix:
+          `The order.assign.driver webhook reached ${inbox} and was refused 415, as the platform refuses it: ` +
+          'Content-Type text/plain: send the body as application/json.',
+      });
+      expect(check.exchanges.at(-1)).toMatchObject({ direction: 'received', url: inbox, status: 415 });
+      expect(run.status).toBe('failed');
+      const [kept] = await db
+        .select()
+        .from(certificationWebhooks)
+        .where(eq(certificationWebhooks.runId, id))
+        .orderBy(certificationWebhooks.id);
+      expect(kept).toMatchObject({
+        signature: 'valid',
+        refused: { status: 415, code: 'unsupported_media_type', reason: 'Content-Type text/plain: send the body as application/json' },
+      });
+      expect(JSON.parse(kept!.raw).type).toBe('order.assign.driver');
+    } finally {
+      await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
+  it("a run's inbox answers what it cannot read as the platform does (415, 400) and keeps it with why", async () => {
+    await world.pos.switches({ slow_ms: 200 });
+    try {
+      const id = (await start('sandbox-pos')).body.run._id;
+      const inbox = `${world.url}/certification/runs/${id}/webhooks`;
+      const signed = (raw: string) => hmacHex(webhookSecret, raw);
+      const sent = [
+        { type: 'text/plain', raw: '{"type":"x"}' },
+        { type: 'application/x-www-form-urlencoded', raw: 'type=x' },
+        { type: undefined, raw: '{"type":"x"}' },
+        { type: 'application/json', raw: '{"type":' },
+        { type: 'application/json', raw: '' },
+        { type: 'application/json', raw: '{"type":"x","note":"a\\u0000b"}' },
+        { type: 'text/plain', raw: 'a\u0000b' },
+      ];
+      const answers = [];
+      for (const { type, raw } of sent) {
+        // fetch sends no Content-Type for bytes; a string it would call text/plain.
+        const res = await fetch(inbox, {
+          method: 'POST',
+          headers: { ...(type ? { 'content-type': type } : {}), 'stream-webhook-signature': signed(raw) },
+          body: new Uint8Array(Buffer.from(raw)),
+        });
+        answers.push([res.status, ((await res.json()) as { error: { code: string } }).error.code]);
+      }
+      expect(answers).toEqual([
+        [415, 'unsupported_media_type'],
+        [415, 'unsupported_media_type'],
+        [415, 'unsupported_media_type'],
+        [400, 'invalid_json'],
+        [400, 'invalid_json'],
+        [400, 'validation_failed'],
+        [415, 'unsupported_media_type'],
+      ]);
+      const kept = await world.platform.app.ctx.db
+        .select()
+        .from(certificationWebhooks)
+        .where(eq(certificationWebhooks.runId, id))
+        .orderBy(certificationWebhooks.id);
+      expect(kept.map((w) => [w.raw, w.signature, w.refused?.status, w.refused?.reason])).toEqual([
+        ['{"type":"x"}', 'valid', 415, 'Content-Type text/plain: send the body as application/json'],
+        ['type=x', 'valid', 415, 'Content-Type application/x-www-form-urlencoded: send the body as application/json'],
+        ['{"type":"x"}', 'valid', 415, 'Content-Type (none): send the body as application/json'],
+        ['{"type":', 'valid', 400, 'the body is not valid JSON: send the JSON you sign, as it is'],
+        ['', 'valid', 400, "the body is empty: send the webhook's JSON"],
+        ['{"type":"x","note":"a\\u0000b"}', 'valid', 400, 'body.note: must not contain the NUL character (\\u0000)'],
+        ['a\ufffdb', 'valid', 415, 'Content-Type text/plain: send the body as application/json'],
+      ]);
+      await world.pos.switches({ slow_ms: 0 });
+      await finished('sandbox-pos', id);
+    } finally {
+      await world.pos.resetSwitches();
+    }
+  }); // prettier-ignore
+
   it("a run's inbox refuses a badly signed webhook with 401 and keeps it; a finished run's inbox is closed", async () => {
     await world.pos.switches({ slow_ms: 200 });
     try {
