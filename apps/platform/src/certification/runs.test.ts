@@ -6,7 +6,12 @@ import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
 import { requestAccessToken, testPartner } from '../auth/testing.ts';
 import { CERTIFICATION_TRIGGER_PATH } from '@stream/contracts/certification';
-import { certificationFiles, certificationWebhooks, partners } from '../db/schema/index.ts';
+import {
+  certificationFiles,
+  certificationRuns,
+  certificationWebhooks,
+  partners,
+} from '../db/schema/index.ts';
 import { faultyPartner } from './faulty-partner.ts';
 import { startOnboardingWorld, type OnboardingWorld } from '../onboarding/testing.ts';
 
@@ -123,6 +128,25 @@ describe('POST /certification/runs', () => {
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.message).toContain('menu_fomr');
   });
+
+  it('refuses menu_form for a POS or events run with 400 naming it (a DSP run field), and starts nothing', async () => {
+    const { db } = world.platform.app.ctx;
+    const runs = async () => (await db.select({ id: certificationRuns.id }).from(certificationRuns)).length;
+    const before = await runs();
+    for (const [slug, who] of [['sandbox-pos', 'a POS'], ['sandbox-events', 'an event provider']] as const) {
+      for (const form of ['v1', 'v2']) {
+        const res = await start(slug, { menu_form: form });
+        expect(res.status, res.text).toBe(400);
+        const problem = `applies only to DSP runs; ${who} has no menu file to check: leave it out`;
+        expect(res.body.error).toMatchObject({
+          code: 'validation_failed',
+          message: `body.menu_form: ${problem}.`,
+          details: [{ path: 'body.menu_form', message: problem }],
+        });
+      }
+    }
+    expect(await runs()).toBe(before);
+  }); // prettier-ignore
 
   it('refuses what it cannot certify, and shows a run to its partner only', async () => {
     const white = await testPartner(world.platform);

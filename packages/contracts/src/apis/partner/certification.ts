@@ -104,10 +104,11 @@ One run at a time.`,
   request: {
     body: z
       .object({
-        menu_form: z
-          .enum(['v1', 'v2'])
-          .default('v1')
-          .meta({ description: 'DSP: `v2` checks the v2 menu file as well as v1.' }),
+        // No default here: the run must see whether it was sent, to refuse it for a POS or events run.
+        menu_form: z.enum(['v1', 'v2']).optional().meta({
+          description:
+            'DSP runs only: `v2` checks the v2 menu file as well as v1 (default `v1`). A POS or event provider that sends it is refused (400 `validation_failed`): it has no menu file to check.',
+        }),
       })
       // A misspelt field would run the defaults silently (a DSP believing v2 was certified).
       .strict()
