@@ -265,7 +265,7 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     kind: 'events',
     fault: { webhook: { type: 'order.assign.driver', raw: '{"type":"order.assign.driver",' } },
     fails: ['events.webhooks.assign-driver'],
-    says: /was refused 400, as the platform refuses it: the body is not valid JSON\./,
+    says: /was refused 400, as the platform refuses it: the body is not valid JSON: send the JSON you sign, as it is\./,
   },
   {
     name: 'a DSP order naming its own SKU, not a stream_id of the menu it downloaded',
@@ -560,6 +560,35 @@ describe('reports and edges', () => {
     }
   });
 
+  it('dsp: a DSP refusing delivery updates for an ended order certifies (asked for before the kit fails and cancels it)', async () => {
+    const proxy = await faultyPartner(
+      base.dsp,
+      {
+        path: '/stream-certification/v1/webhooks',
+        after: 'location.order.fail',
+        type: /^delivery_status_update$/,
+        short: { status: 409, body: { error: 'invalid_transition', message: 'The order has ended.' } },
+      },
+      secret,
+    );
+    try {
+      const report = await run('dsp', proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed').map((c) => [c.id, c.fix])).toEqual([]);
+      // On the wire: the trigger for delivery_status_update, then the events that end the order.
+      const sent = report.checks
+        .flatMap((c) => c.exchanges)
+        .filter((e) => e.direction === 'sent' && e.method === 'POST')
+        .map((e) => (e.request_body as { type?: string } | undefined)?.type);
+      const at = (type: string) => sent.indexOf(type);
+      expect(at('delivery_status_update')).toBeGreaterThan(at('location.order.notify_status_change'));
+      expect(at('delivery_status_update')).toBeLessThan(at('location.order.fail'));
+      expect(at('location.order.fail')).toBeLessThan(at('location.order.cancel'));
+      expect(at('location.order.cancel')).toBeLessThan(at('cancel_order'));
+    } finally {
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
     const proxy = await faultyPartner(
       base.events,
@@ -607,6 +636,16 @@ describe('the certification guide', () => {
   it('lists every check by its id', () => {
     expect(all.map((c) => c.id).filter((id) => !guide.includes(`\`${id}\``))).toEqual([]);
   });
+
+  it.each(['pos', 'dsp', 'events'] as const)('lists the %s checks in the order they run', (kind) => {
+    const heading = { pos: '### POS', dsp: '### DSP', events: '### Event provider' }[kind];
+    const rest = guide.slice(guide.indexOf(heading) + heading.length);
+    const section = rest.slice(0, rest.search(/\n##+ /));
+    const places = checksFor(kind, { menuV2: true }).map((c) => [c.id, section.indexOf(`\`${c.id}\``)] as const);
+    expect(places.filter(([, at]) => at < 0)).toEqual([]);
+    const sorted = [...places].sort((a, b) => a[1] - b[1]);
+    expect(sorted.map(([id]) => id)).toEqual(places.map(([id]) => id));
+  }); // prettier-ignore
 
   it('links every check to a page that exists, and marks the optional ones', () => {
     const page = (path: string) => join(docs, path.replace(/^\/docs\//, '').replace(/#.*$/, ''));

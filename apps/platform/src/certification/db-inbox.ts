@@ -10,7 +10,8 @@ import type { Inbox, ReceivedWebhook } from './inbox.ts';
 /**
  * The inbox of a run the platform makes: the partner's webhooks land on
  * `POST /certification/runs/{run_id}/webhooks` (any process of the platform) and are rows, which
- * the run reads back; menu files are rows served by `GET .../menu-files/{file_id}`, counting downloads.
+ * the run reads back, a refused one with why (`refused`); menu files are rows served by
+ * `GET .../menu-files/{file_id}`, counting downloads.
  */
 
 const POLL_MS = 200;
@@ -47,6 +48,7 @@ export function dbInbox(ctx: AppContext, runId: string): Inbox {
             raw: row.raw,
             body: parseJson(row.raw),
             signature: row.signature as ReceivedWebhook['signature'],
+            ...(row.refused ? { refused: row.refused } : {}),
           };
           if (match(received)) return received;
         }

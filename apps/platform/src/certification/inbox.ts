@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
+import { CodedError } from '@stream/contracts/errors';
+import { parseJsonBody } from '@stream/contracts/server/input';
 import { parseJson } from '../connectors/index.ts';
 
 /**
@@ -19,22 +21,52 @@ export interface ReceivedWebhook {
   body: unknown;
   signature: 'valid' | SignatureProblem;
   /** Why it was refused as the platform refuses it, before its signature (its Content-Type, its JSON). */
-  refused?: { status: number; reason: string };
+  refused?: WebhookRefusal;
+}
+
+/** A webhook the platform would not read: its status and error code, and why, as a clause. */
+export interface WebhookRefusal {
+  status: number;
+  code: 'unsupported_media_type' | 'invalid_json' | 'validation_failed';
+  reason: string;
 }
 
 const JSON_TYPE = /^application\/(?:json|[\w.-]+\+json)\s*(?:;.*)?$/i;
 
-/** The platform's answer to a body it cannot read (`installBodyParsers`): 415 or 400, else none. */
-function unreadable(contentType: string | undefined, body: unknown): ReceivedWebhook['refused'] {
+/**
+ * Reads a webhook's body as the platform reads it (`installBodyParsers`, then a webhook's schema):
+ * another Content-Type is 415, a body that is empty or not JSON 400, text PostgreSQL cannot store
+ * 400. Both inboxes (the CLI's, a run's route) refuse with this, so both say the same.
+ */
+export function readWebhookBody(
+  contentType: string | undefined,
+  raw: Buffer,
+): { body: unknown; refused?: WebhookRefusal } {
+  // The body as far as it reads, so a check can still tell which webhook type was refused.
+  const refuse = (status: number, code: WebhookRefusal['code'], reason: string) => ({
+    body: parseJson(raw.toString('utf8')),
+    refused: { status, code, reason },
+  });
   if (!contentType || !JSON_TYPE.test(contentType)) {
-    return {
-      status: 415,
-      reason: `Content-Type ${contentType ?? '(none)'}: send the body as application/json`,
-    };
+    return refuse(
+      415,
+      'unsupported_media_type',
+      `Content-Type ${contentType ?? '(none)'}: send the body as application/json`,
+    );
   }
-  if (body === undefined) return { status: 400, reason: 'the body is not valid JSON' };
-  return undefined;
+  if (raw.length === 0) return refuse(400, 'invalid_json', "the body is empty: send the webhook's JSON");
+  try {
+    return { body: parseJsonBody(raw) };
+  } catch (err) {
+    if (err instanceof CodedError && err.code === 'validation_failed') {
+      return refuse(400, 'validation_failed', err.message);
+    }
+    return refuse(400, 'invalid_json', 'the body is not valid JSON: send the JSON you sign, as it is');
+  }
 }
+
+/** The refusal as the error message the inbox answers with: `The body is not valid JSON.` */
+export const refusalMessage = (r: WebhookRefusal) => `${r.reason[0]!.toUpperCase()}${r.reason.slice(1)}.`;
 
 export interface Inbox {
   /** The URL to give the partner for its webhooks. */
@@ -99,21 +131,18 @@ export async function listenInbox(opts: {
       }
       const raw = await readBody(req);
       const problem = verifySignature(opts.secret, raw, req.headers['stream-webhook-signature']);
-      const text = raw.toString('utf8');
-      const body = parseJson(text);
-      const refused = unreadable(req.headers['content-type'], body);
+      const { body, refused } = readWebhookBody(req.headers['content-type'], raw);
       received.push({
         at: Date.now(),
         path,
-        raw: text,
+        raw: raw.toString('utf8'),
         body,
         signature: problem ?? 'valid',
         ...(refused ? { refused } : {}),
       });
       for (const wake of waiters) wake();
       if (refused) {
-        const code = refused.status === 415 ? 'unsupported_media_type' : 'invalid_json';
-        return answer(refused.status, { error: { code, message: `${refused.reason}.` } });
+        return answer(refused.status, { error: { code: refused.code, message: refusalMessage(refused) } });
       }
       if (problem) {
         return answer(401, {

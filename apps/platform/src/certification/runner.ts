@@ -20,6 +20,17 @@ export function checksFor(kind: CertificationKind, opts: { menuV2?: boolean } = 
   return eventsChecks();
 }
 
+const NO_MENU = { pos: 'a POS', events: 'an event provider' } as const;
+
+/**
+ * Why a run of `kind` cannot take a menu form (only a DSP's menu files are checked), as a clause the
+ * Partner API and the CLI both prefix with the field or flag; undefined for a DSP.
+ */
+export function menuFormProblem(kind: CertificationKind): string | undefined {
+  if (kind === 'dsp') return undefined;
+  return `applies only to DSP runs; ${NO_MENU[kind]} has no menu file to check: leave it out`;
+}
+
 export type RunOptions = Omit<RunContext, 'state'> & {
   /** A merchant access token to use instead of the OAuth flow (whose checks are then skipped). */
   token?: string;

@@ -6,41 +6,55 @@ import { certificationRuns, certificationWebhooks, partners } from '../db/schema
 import { ApiError } from '../http/errors.ts';
 import { mount } from '../http/route.ts';
 import { webhookSecretOf } from '../partners/service.ts';
+import { readWebhookBody, refusalMessage } from './inbox.ts';
 
 /**
  * POST /certification/runs/{run_id}/webhooks: a running certification's inbox. Every webhook is kept,
- * a badly signed one too (the check that waits for it says why it failed), then answered as the
- * platform would answer it: 401 for a bad signature.
+ * one the platform would refuse too (the check that waits for it says why it failed), then answered as
+ * the platform would answer it: 415 for another Content-Type, 400 for a body that is not JSON, 401 for
+ * a bad signature. So the route takes any body as bytes (its own scope's parser) and reads it itself,
+ * as the CLI's inbox does (`readWebhookBody`): the common parsers would refuse it before it is kept.
  */
 export function registerRunWebhooksRoute(app: FastifyInstance): void {
-  mount(app, receiveCertificationWebhook, async (req) => {
-    const { db, config } = app.ctx;
-    const [found] = await db
-      .select({ partner: partners, status: certificationRuns.status })
-      .from(certificationRuns)
-      .innerJoin(partners, eq(partners.id, certificationRuns.partnerId))
-      .where(eq(certificationRuns.id, req.params.run_id));
-    if (!found || (found.status !== 'running' && found.status !== 'queued')) {
-      throw new ApiError('certification_run_not_found', `No running certification ${req.params.run_id}.`);
-    }
-    const raw = req.rawBody ?? Buffer.alloc(0);
-    const problem = verifySignature(
-      webhookSecretOf(config.encryptionKey, found.partner),
-      raw,
-      req.headers['stream-webhook-signature'],
-    );
-    await db.insert(certificationWebhooks).values({
-      runId: req.params.run_id,
-      receivedAt: new Date(),
-      path: '/webhooks',
-      raw: raw.toString('utf8'),
-      signature: problem ?? 'valid',
+  void app.register(async (inbox) => {
+    inbox.removeAllContentTypeParsers();
+    inbox.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+      req.rawBody = body as Buffer;
+      done(null, undefined);
     });
-    if (problem)
-      throw new ApiError(
-        problem,
-        'Stream-Webhook-Signature is not the HMAC-SHA256 of this body with your webhook secret.',
+    mount(inbox, receiveCertificationWebhook, async (req) => {
+      const { db, config } = app.ctx;
+      const [found] = await db
+        .select({ partner: partners, status: certificationRuns.status })
+        .from(certificationRuns)
+        .innerJoin(partners, eq(partners.id, certificationRuns.partnerId))
+        .where(eq(certificationRuns.id, req.params.run_id));
+      if (!found || (found.status !== 'running' && found.status !== 'queued')) {
+        throw new ApiError('certification_run_not_found', `No running certification ${req.params.run_id}.`);
+      }
+      const raw = req.rawBody ?? Buffer.alloc(0);
+      const { refused } = readWebhookBody(req.headers['content-type'], raw);
+      const problem = verifySignature(
+        webhookSecretOf(config.encryptionKey, found.partner),
+        raw,
+        req.headers['stream-webhook-signature'],
       );
-    return {};
+      await db.insert(certificationWebhooks).values({
+        runId: req.params.run_id,
+        receivedAt: new Date(),
+        path: '/webhooks',
+        // PostgreSQL text cannot hold NUL, which a refused body may carry: kept as U+FFFD.
+        raw: raw.toString('utf8').replaceAll('\0', '\ufffd'),
+        signature: problem ?? 'valid',
+        refused: refused ?? null,
+      });
+      if (refused) throw new ApiError(refused.code, refusalMessage(refused));
+      if (problem)
+        throw new ApiError(
+          problem,
+          'Stream-Webhook-Signature is not the HMAC-SHA256 of this body with your webhook secret.',
+        );
+      return {};
+    });
   });
 }

@@ -8,7 +8,7 @@ import { findRun, runToWire, startRun } from './runs.ts';
 export function registerRunsRoutes(app: FastifyInstance): void {
   mount(app, startCertificationRun, async (req, reply) => {
     reply.status(202);
-    return { run: await startRun(app.ctx, authOf(req), req.body?.menu_form ?? 'v1') };
+    return { run: await startRun(app.ctx, authOf(req), req.body?.menu_form) };
   });
   mount(app, getCertificationRun, async (req) => ({
     run: runToWire(await findRun(app.ctx.db, authOf(req).partnerId, req.params.run_id)),

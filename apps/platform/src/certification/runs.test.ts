@@ -6,7 +6,12 @@ import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
 import { requestAccessToken, testPartner } from '../auth/testing.ts';
 import { CERTIFICATION_TRIGGER_PATH } from '@stream/contracts/certification';
-import { certificationFiles, certificationWebhooks, partners } from '../db/schema/index.ts';
+import {
+  certificationFiles,
+  certificationRuns,
+  certificationWebhooks,
+  partners,
+} from '../db/schema/index.ts';
 import { faultyPartner } from './faulty-partner.ts';
 import { startOnboardingWorld, type OnboardingWorld } from '../onboarding/testing.ts';
 
@@ -124,6 +129,25 @@ describe('POST /certification/runs', () => {
     expect(res.body.error.message).toContain('menu_fomr');
   });
 
+  it('refuses menu_form for a POS or events run with 400 naming it (a DSP run field), and starts nothing', async () => {
+    const { db } = world.platform.app.ctx;
+    const runs = async () => (await db.select({ id: certificationRuns.id }).from(certificationRuns)).length;
+    const before = await runs();
+    for (const [slug, who] of [['sandbox-pos', 'a POS'], ['sandbox-events', 'an event provider']] as const) {
+      for (const form of ['v1', 'v2']) {
+        const res = await start(slug, { menu_form: form });
+        expect(res.status, res.text).toBe(400);
+        const problem = `applies only to DSP runs; ${who} has no menu file to check: leave it out`;
+        expect(res.body.error).toMatchObject({
+          code: 'validation_failed',
+          message: `body.menu_form: ${problem}.`,
+          details: [{ path: 'body.menu_form', message: problem }],
+        });
+      }
+    }
+    expect(await runs()).toBe(before);
+  }); // prettier-ignore
+
   it('refuses what it cannot certify, and shows a run to its partner only', async () => {
     const white = await testPartner(world.platform);
     const commands = directCommands(
@@ -194,6 +218,100 @@ describe('POST /certification/runs', () => {
     } finally {
       await db.update(partners).set({ baseUrl: sandbox['sandbox-events']!.base_url }).where(registered);
       await proxy.close();
+    }
+  }); // prettier-ignore
+
+  it('a webhook the inbox refuses (its Content-Type) is recorded, and the check says it arrived, was refused and why', async () => {
+    const events = sandbox['sandbox-events']!;
+    const proxy = await faultyPartner(
+      events.base_url,
+      { webhook: { type: 'order.assign.driver', contentType: 'text/plain' } },
+      events.webhook_secret,
+    );
+    const { db } = world.platform.app.ctx;
+    const registered = eq(partners.slug, 'sandbox-events');
+    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
+    try {
+      const id = (await start('sandbox-events')).body.run._id;
+      const run = await finished('sandbox-events', id);
+      const inbox = `${world.url}/certification/runs/${id}/webhooks`;
+      const check = run.report.checks.find((c: { id: string }) => c.id === 'events.webhooks.assign-driver');
+      expect(check).toMatchObject({
+        status: 'failed',
+        fix:
+          `The order.assign.driver webhook reached ${inbox} and was refused 415, as the platform refuses it: ` +
+          'Content-Type text/plain: send the body as application/json.',
+      });
+      expect(check.exchanges.at(-1)).toMatchObject({ direction: 'received', url: inbox, status: 415 });
+      expect(run.status).toBe('failed');
+      const [kept] = await db
+        .select()
+        .from(certificationWebhooks)
+        .where(eq(certificationWebhooks.runId, id))
+        .orderBy(certificationWebhooks.id);
+      expect(kept).toMatchObject({
+        signature: 'valid',
+        refused: { status: 415, code: 'unsupported_media_type', reason: 'Content-Type text/plain: send the body as application/json' },
+      });
+      expect(JSON.parse(kept!.raw).type).toBe('order.assign.driver');
+    } finally {
+      await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
+  it("a run's inbox answers what it cannot read as the platform does (415, 400) and keeps it with why", async () => {
+    await world.pos.switches({ slow_ms: 200 });
+    try {
+      const id = (await start('sandbox-pos')).body.run._id;
+      const inbox = `${world.url}/certification/runs/${id}/webhooks`;
+      const signed = (raw: string) => hmacHex(webhookSecret, raw);
+      const sent = [
+        { type: 'text/plain', raw: '{"type":"x"}' },
+        { type: 'application/x-www-form-urlencoded', raw: 'type=x' },
+        { type: undefined, raw: '{"type":"x"}' },
+        { type: 'application/json', raw: '{"type":' },
+        { type: 'application/json', raw: '' },
+        { type: 'application/json', raw: '{"type":"x","note":"a\\u0000b"}' },
+        { type: 'text/plain', raw: 'a\u0000b' },
+      ];
+      const answers = [];
+      for (const { type, raw } of sent) {
+        // fetch sends no Content-Type for bytes; a string it would call text/plain.
+        const res = await fetch(inbox, {
+          method: 'POST',
+          headers: { ...(type ? { 'content-type': type } : {}), 'stream-webhook-signature': signed(raw) },
+          body: new Uint8Array(Buffer.from(raw)),
+        });
+        answers.push([res.status, ((await res.json()) as { error: { code: string } }).error.code]);
+      }
+      expect(answers).toEqual([
+        [415, 'unsupported_media_type'],
+        [415, 'unsupported_media_type'],
+        [415, 'unsupported_media_type'],
+        [400, 'invalid_json'],
+        [400, 'invalid_json'],
+        [400, 'validation_failed'],
+        [415, 'unsupported_media_type'],
+      ]);
+      const kept = await world.platform.app.ctx.db
+        .select()
+        .from(certificationWebhooks)
+        .where(eq(certificationWebhooks.runId, id))
+        .orderBy(certificationWebhooks.id);
+      expect(kept.map((w) => [w.raw, w.signature, w.refused?.status, w.refused?.reason])).toEqual([
+        ['{"type":"x"}', 'valid', 415, 'Content-Type text/plain: send the body as application/json'],
+        ['type=x', 'valid', 415, 'Content-Type application/x-www-form-urlencoded: send the body as application/json'],
+        ['{"type":"x"}', 'valid', 415, 'Content-Type (none): send the body as application/json'],
+        ['{"type":', 'valid', 400, 'the body is not valid JSON: send the JSON you sign, as it is'],
+        ['', 'valid', 400, "the body is empty: send the webhook's JSON"],
+        ['{"type":"x","note":"a\\u0000b"}', 'valid', 400, 'body.note: must not contain the NUL character (\\u0000)'],
+        ['a\ufffdb', 'valid', 415, 'Content-Type text/plain: send the body as application/json'],
+      ]);
+      await world.pos.switches({ slow_ms: 0 });
+      await finished('sandbox-pos', id);
+    } finally {
+      await world.pos.resetSwitches();
     }
   }); // prettier-ignore
 

@@ -15,7 +15,7 @@ import { enqueue, transaction } from '../jobs/outbox.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
 import { CALL_TIMEOUT_MS } from './check.ts';
 import { dbInbox } from './db-inbox.ts';
-import { checksFor, runCertification, summarise } from './runner.ts';
+import { checksFor, menuFormProblem, runCertification, summarise } from './runner.ts';
 
 /**
  * Certification runs the platform makes for a partner (`POST /certification/runs`): a row and a
@@ -49,7 +49,8 @@ export function runToWire(row: RunRow): CertificationRun {
 export async function startRun(
   ctx: AppContext,
   auth: PartnerAuth,
-  menuForm: 'v1' | 'v2',
+  /** As sent: only a DSP run has one (default v1). */
+  menuForm: 'v1' | 'v2' | undefined,
 ): Promise<CertificationRun> {
   if (auth.orgId) {
     throw new ApiError(
@@ -63,6 +64,13 @@ export async function startRun(
       'partner_not_certifiable',
       'A white-label partner builds no endpoints: there is nothing to certify.',
     );
+  }
+  // Refused, not ignored: the partner asked for a check its run would never make.
+  const problem = menuForm === undefined ? undefined : menuFormProblem(partner.kind);
+  if (problem) {
+    throw new ApiError('validation_failed', `body.menu_form: ${problem}.`, [
+      { path: 'body.menu_form', message: problem },
+    ]);
   }
   if (!partner.baseUrl) {
     throw new ApiError(
@@ -86,7 +94,7 @@ export async function startRun(
           partnerId: partner.id,
           kind: partner.kind as CertificationKind,
           baseUrl: partner.baseUrl!,
-          menuForm,
+          menuForm: menuForm ?? 'v1',
         })
         .returning();
       await enqueue(tx, { kind: certificationJob, payload: { run_id: id }, partnerId: partner.id });

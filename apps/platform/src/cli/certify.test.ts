@@ -122,4 +122,17 @@ describe('stream-platform certify', () => {
     expect(kind.code).toBe(2);
     expect(kind.stderr).toContain('certify has no kind "kiosk": pos, dsp or events.');
   });
+
+  it('exits 2 for --menu-form on a POS or events run (a DSP run flag), before the run, rather than ignore it', async () => {
+    for (const [args, who] of [
+      [['events', '--base-url', posUrl, '--webhook-secret', secret], 'an event provider'],
+      [['pos', '--base-url', posUrl, '--webhook-secret', secret, ...credentials], 'a POS'],
+    ] as const) {
+      const form = await certify(...args, '--menu-form', 'v2');
+      expect([form.code, form.stdout]).toEqual([2, '']);
+      expect(form.stderr).toContain(
+        `--menu-form applies only to DSP runs; ${who} has no menu file to check: leave it out.`,
+      );
+    }
+  });
 });

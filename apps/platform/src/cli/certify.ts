@@ -4,7 +4,7 @@ import { CERTIFICATION_KINDS, type CertificationKind } from '@stream/contracts/c
 import { CALL_TIMEOUT_MS } from '../certification/check.ts';
 import { listenInbox } from '../certification/inbox.ts';
 import { checkLines, summaryLine, toJUnit } from '../certification/report.ts';
-import { runCertification } from '../certification/runner.ts';
+import { menuFormProblem, runCertification } from '../certification/runner.ts';
 import { parseFlags, printJson, requireFlags } from './args.ts';
 import { CliError, UsageError } from './errors.ts';
 
@@ -25,7 +25,8 @@ export const CERTIFY_USAGE = `Usage:
       --listen           where the kit takes your webhooks and serves menu files (default
                          127.0.0.1:0, any free port); --public-url is that address as your
                          implementation reaches it (a tunnel, a container host)
-      --menu-form v2     (DSP) check the v2 menu file as well as v1
+      --menu-form v2     (DSP only; refused for pos and events) check the v2 menu file as
+                         well as v1
       --timeout-ms       how long each call may take (default 15000, as in production)
       --webhook-wait-ms  how long to wait for each webhook you send (default 60000)
       Exit code 0 only when every required check passed.`;
@@ -138,6 +139,8 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
   if (menuForm !== 'v1' && menuForm !== 'v2') {
     throw new UsageError(`--menu-form must be v1 or v2 (got "${menuForm}").`, CERTIFY_USAGE);
   }
+  const notDsp = flags['menu-form'] === undefined ? undefined : menuFormProblem(kind as CertificationKind);
+  if (notDsp) throw new UsageError(`--menu-form ${notDsp}.`, CERTIFY_USAGE);
   const baseUrl = baseUrlOf(flags['base-url']!);
   const docsUrl = (process.env.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
   const json = reportFile(flags.json, 'json');

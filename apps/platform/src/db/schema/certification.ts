@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { CERTIFICATION_KINDS, type CertificationReport } from '@stream/contracts/certification';
 import type { CertificationRun } from '@stream/contracts/apis/partner/certification';
+import type { WebhookRefusal } from '../../certification/inbox.ts';
 import { createdAt, id, ref, timestamptz } from './columns.ts';
 import { partners } from './partners.ts';
 
@@ -36,7 +37,10 @@ export const certificationRuns = pgTable(
   ],
 );
 
-/** A webhook the partner sent a run (its inbox), kept with its signature verdict. */
+/**
+ * A webhook the partner sent a run (its inbox), kept with its signature verdict and, when the inbox
+ * refused to read it as the platform would (its Content-Type, its JSON), why.
+ */
 export const certificationWebhooks = pgTable(
   'certification_webhooks',
   {
@@ -46,6 +50,7 @@ export const certificationWebhooks = pgTable(
     path: text('path').notNull(),
     raw: text('raw').notNull(),
     signature: text('signature').notNull(),
+    refused: jsonb('refused').$type<WebhookRefusal>(),
   },
   (t) => [index('certification_webhooks_run').on(t.runId, t.id)],
 );

@@ -104,10 +104,11 @@ One run at a time.`,
   request: {
     body: z
       .object({
-        menu_form: z
-          .enum(['v1', 'v2'])
-          .default('v1')
-          .meta({ description: 'DSP: `v2` checks the v2 menu file as well as v1.' }),
+        // No default here: the run must see whether it was sent, to refuse it for a POS or events run.
+        menu_form: z.enum(['v1', 'v2']).optional().meta({
+          description:
+            'DSP runs only: `v2` checks the v2 menu file as well as v1 (default `v1`). A POS or event provider that sends it is refused (400 `validation_failed`): it has no menu file to check.',
+        }),
       })
       // A misspelt field would run the defaults silently (a DSP believing v2 was certified).
       .strict()
@@ -168,8 +169,10 @@ export const receiveCertificationWebhook = defineOperation({
   path: '/certification/runs/{run_id}/webhooks',
   summary: "A run's webhook inbox",
   description: `Where a running certification takes the webhooks you are asked to send (the \`webhook_url\` of the
-certification trigger). Sign them with \`Stream-Webhook-Signature\`, as for the platform. Each is kept with its
-signature verdict for the check that waits for it; a bad signature is answered 401, as the platform would.`,
+certification trigger). Sign them with \`Stream-Webhook-Signature\`, as for the platform, and send them as
+\`application/json\`. Each is kept with its signature verdict, and one the platform would refuse with why, for the
+check that waits for it (its fix says so); it is answered as the platform would: 415 for another Content-Type,
+400 for a body that is empty or not JSON, 401 for a bad signature.`,
   tags: ['Certification'],
   security: { kind: 'none' },
   servedBy: 'platform',
@@ -183,7 +186,15 @@ signature verdict for the check that waits for it; a bad signature is answered 4
     },
   },
   responses: { 200: { description: 'Kept.', schema: z.object({}), example: {} } },
-  errors: ['signature_missing', 'signature_malformed', 'signature_mismatch', 'certification_run_not_found'],
+  errors: [
+    'unsupported_media_type',
+    'invalid_json',
+    'validation_failed',
+    'signature_missing',
+    'signature_malformed',
+    'signature_mismatch',
+    'certification_run_not_found',
+  ],
 });
 
 export const downloadCertificationMenuFile = defineOperation({

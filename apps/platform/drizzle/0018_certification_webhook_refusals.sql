@@ -1,0 +1,1 @@
+ALTER TABLE "certification_webhooks" ADD COLUMN "refused" jsonb;
