@@ -260,6 +260,38 @@ describe('POST /Orders and what follows', () => {
     expect(wrongChannel.status).toBe(404);
   }); // prettier-ignore
 
+  it('refuses dates and amounts beyond what it can store with a 400 naming the field, never a 5xx', async () => {
+    // Year 0 and year 1 business dates do not exist in PostgreSQL (nor in the answer's YYYY-MM-DD).
+    for (const deferDue of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1999-12-31T23:59:59Z', '2100-01-01T00:00:00Z']) {
+      for (const path of ['/PriceOrder', '/Orders']) {
+        const res = await post(path, order({ deferDue }));
+        expect([deferDue, path, res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([deferDue, path, 400, ['validation_failed', 'body.data.deferDue']]);
+      }
+    }
+    expect((await post('/PriceOrder', order({ deferDue: '2000-01-01T00:00:00Z' }))).status).toBe(200);
+    const list = await suite.world.hosted('GET', '/Orders?businessDateFrom=0000-01-01&businessDateTo=0000-01-02');
+    expect([list.status, list.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([400, ['validation_failed', 'querystring.businessDateFrom', 'querystring.businessDateTo']]);
+
+    const { id } = (await post('/Orders', order())).body.data;
+    const pay = (body: unknown) => suite.world.hosted('POST', `/Orders/${id}/ApplyCreditCardPayment`, { body: { data: body } });
+    for (const [field, payment] of [['tip', card('4242', 100, 'SUCCESS', 3_000_000_000)], ['amount', card('4242', 3_000_000_000)]] as const) {
+      const res = await pay(payment);
+      expect([field, res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([field, 400, ['validation_failed', `body.data.transaction.${field}`]]);
+    }
+    expect((await pay(card('4242', 100, 'SUCCESS', 2_147_483_647))).status).toBe(200);
+
+    // An order of more than an integer of cents takes payments that sum past one.
+    const max = 2_147_483_647;
+    const menu = { displayName: 'Jewels', serviceTypes: ['Menufy'], orderTypes: [{ id: 'Pickup', orderTypeCategory: 'Pickup', displayName: 'Pickup' }], groups: [{ id: 'g', displayName: 'G', items: [{ id: 'crown', displayName: 'Crown', priceInfo: { price: max } }] }] };
+    expect((await suite.world.hosted('POST', '/Menus', { body: { data: menu } })).status).toBe(201);
+    const dear = await post('/Orders', order({ menuName: 'Jewels', discounts: [], items: [{ id: 'crown', qty: 3, price: 0 }] }), { serviceType: 'Menufy' });
+    expect([dear.status, dear.body.data.total]).toEqual([201, 3 * max]);
+    const payDear = (last4: string) => suite.world.hosted('POST', `/Orders/${dear.body.data.id}/ApplyCreditCardPayment`, { body: { data: card(last4, max) } });
+    for (const last4 of ['1111', '2222', '3333']) expect((await payDear(last4)).status).toBe(200);
+    const over = await payDear('4444');
+    expect([over.status, codeOf(over)]).toEqual([422, 'payment_exceeds_balance']);
+  }); // prettier-ignore
+
   it('moves through the store’s statuses by the operator, and refuses moves the machine does not list', async () => {
     const { id } = (await post('/Orders', order())).body.data;
     const db = suite.platform.app.ctx.db;
