@@ -4,6 +4,7 @@ import { authOf } from '../../auth/bearer.ts';
 import { mount } from '../../http/route.ts';
 import { findGrantedStore } from '../access.ts';
 import { hostedAnswer, plural } from '../answer.ts';
+import { ignoredFields } from '../ignored-fields.ts';
 import { createStoreMenu, findStoreMenu, listStoreMenus, menuOf, patchStoreMenu } from './store-menus.ts';
 
 /** GET, POST /Menus; GET, PATCH /Menus/{menuName} */
@@ -17,7 +18,9 @@ export function registerMenusRoute(app: FastifyInstance): void {
   mount(app, createMenu, async (req, reply) => {
     const store = await findGrantedStore(db, authOf(req), req.headers['x-store']);
     const row = await createStoreMenu(db, store.id, req.body.data);
-    return reply.code(201).send(hostedAnswer(menuOf(row), `Menu ${row.name} created.`));
+    return reply
+      .code(201)
+      .send(hostedAnswer(menuOf(row), `Menu ${row.name} created.`, ignoredFields(req, 'a menu')));
   });
   mount(app, getMenu, async (req) => {
     const store = await findGrantedStore(db, authOf(req), req.headers['x-store']);

@@ -52,6 +52,23 @@ describe('Menu API', () => {
     );
   });
 
+  it('creates a menu without the fields it does not know, naming each in a WARNING', async () => {
+    const modifier = { id: 'ham', displayName: 'Ham', modifierPriceInfo: { price: 150 } };
+    const data = {
+      id: 7, // a menu read with GET and sent back: the platform gives ids
+      displayName: 'Typos',
+      groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: 100 }, modifiers: [{ id: 'c', displayName: 'C', modifiers: [modifier] }] }] }],
+    };
+    const res = await create(data);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.messagesDetails).toEqual([
+      { id: 'body.data.id', message: 'id is not a field of a menu; it was ignored.', messageType: 'WARNING' },
+      { id: 'body.data.groups[0].items[0].modifiers[0].modifiers[0].modifierPriceInfo', message: 'modifierPriceInfo is not a field of a menu; it was ignored. Did you mean modifierpriceInfo?', messageType: 'WARNING' },
+    ]);
+    expect(res.body.data.groups[0].items[0].modifiers[0].modifiers[0].modifierpriceInfo).toBeUndefined();
+    expect((await create(menu({ displayName: 'Clean' }))).body.messagesDetails).toEqual([]);
+  }); // prettier-ignore
+
   it.each([
     ['displayName missing', { displayName: undefined }, 'body.data.displayName'],
     ['displayName blank', { displayName: '  ' }, 'body.data.displayName'],

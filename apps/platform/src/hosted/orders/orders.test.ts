@@ -101,6 +101,29 @@ describe('POST /PriceOrder', () => {
     expect([400, 500]).not.toContain(res.status);
   }); // prettier-ignore
 
+  it('names each field it does not know in a WARNING (ignored, not lost in silence); fields of its answer are not named', async () => {
+    const sent = order({
+      preparationNote: 'extra crispy',
+      customer: { firstName: 'Ana', postalCode: '10001' },
+      items: [{ id: 'soda', qty: 1, price: 0, note: 'cold' }],
+      ...{ subtotal: 1, total: 1, taxes: [], cartStatus: { minimumOrderPriceMet: true } }, // an answer sent back
+    });
+    const expected = [
+      ['body.data.items[0].note', 'note is not a field of an order; it was ignored. Did you mean noteText?'],
+      ['body.data.customer.postalCode', 'postalCode is not a field of an order; it was ignored. Did you mean postalcode?'],
+      ['body.data.preparationNote', 'preparationNote is not a field of an order; it was ignored. Did you mean preperationNote?'],
+    ];
+    const warnings = (res: { body: { messagesDetails: { id: string; message: string; messageType: string }[] } }) =>
+      res.body.messagesDetails.filter((m) => m.id.startsWith('body.')).map((m) => [m.id, m.message, m.messageType]).sort();
+    const priced = await post('/PriceOrder', { ...sent, creditCardPayments: [] });
+    expect(priced.status, priced.text).toBe(200);
+    expect(warnings(priced)).toEqual([['body.data.creditCardPayments', 'creditCardPayments is not a field of an order; it was ignored.'], ...expected].map((w) => [...w, 'WARNING']).sort());
+    const placed = await post('/Orders', sent);
+    expect(placed.status, placed.text).toBe(201);
+    expect(warnings(placed)).toEqual(expected.map((w) => [...w, 'WARNING']).sort());
+    expect((await post('/PriceOrder', order())).body.messagesDetails).toEqual([]);
+  }); // prettier-ignore
+
   it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
     const grant = await requestAccessToken(suite.platform.url, suite.world.partner, { scopes: ['orders'] });
     const priceAs = () =>
