@@ -5,7 +5,14 @@ import { mount } from '../../http/route.ts';
 import { findGrantedStore } from '../access.ts';
 import { hostedAnswer, plural } from '../answer.ts';
 import { ignoredFields } from '../ignored-fields.ts';
-import { createStoreMenu, findStoreMenu, listStoreMenus, menuOf, patchStoreMenu } from './store-menus.ts';
+import {
+  createStoreMenu,
+  findStoreMenu,
+  listStoreMenus,
+  menuOf,
+  patchStoreMenu,
+  shadowedServiceTypes,
+} from './store-menus.ts';
 
 /** GET, POST /Menus; GET, PATCH /Menus/{menuName} */
 export function registerMenusRoute(app: FastifyInstance): void {
@@ -18,9 +25,11 @@ export function registerMenusRoute(app: FastifyInstance): void {
   mount(app, createMenu, async (req, reply) => {
     const store = await findGrantedStore(db, authOf(req), req.headers['x-store']);
     const row = await createStoreMenu(db, store.id, req.body.data);
-    return reply
-      .code(201)
-      .send(hostedAnswer(menuOf(row), `Menu ${row.name} created.`, ignoredFields(req, 'a menu')));
+    const warnings = [
+      ...ignoredFields(req, 'a menu'),
+      ...(await shadowedServiceTypes(db, row, 'body.data.serviceTypes')),
+    ];
+    return reply.code(201).send(hostedAnswer(menuOf(row), `Menu ${row.name} created.`, warnings));
   });
   mount(app, getMenu, async (req) => {
     const store = await findGrantedStore(db, authOf(req), req.headers['x-store']);
@@ -33,6 +42,7 @@ export function registerMenusRoute(app: FastifyInstance): void {
     return hostedAnswer(
       menuOf(row),
       `Menu ${row.name} patched: ${plural(req.body.length, 'operation')} applied.`,
+      await shadowedServiceTypes(db, row, 'serviceTypes'),
     );
   });
 }
