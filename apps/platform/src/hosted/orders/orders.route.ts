@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { HostedMessage } from '@stream/contracts/envelopes';
 import {
   CreateOrderData,
   createOrder,
@@ -17,6 +18,8 @@ import { findStoreOrder, listStoreOrders, orderToWire, ordersToWire } from './re
 const DAY_MS = 86_400_000;
 /** The orders query covers at most 3 business dates (restaurant-apis.md section 9). */
 const MAX_DAYS = 3;
+/** The most orders one list answers (the newest); more are said in a WARNING. */
+export const MAX_LISTED = 1000;
 const ORDER_FIELDS = orderFields(CreateOrderData);
 
 /** GET, POST /Orders; GET /Orders/{id} */
@@ -35,14 +38,28 @@ export function registerHostedOrdersRoute(app: FastifyInstance): void {
         `businessDateFrom ${from} to businessDateTo ${to} is ${days < 1 ? 'reversed' : `${days} days`}; ask for 1 to ${MAX_DAYS} days.`,
       );
     }
-    const rows = await listStoreOrders(
+    // One more than answered, to know whether there are more.
+    const found = await listStoreOrders(
       db,
       { storeId: store.id, partnerId: auth.partnerId },
       { ...req.query, from, to },
+      MAX_LISTED + 1,
     );
+    const rows = found.slice(0, MAX_LISTED);
+    const more: HostedMessage[] =
+      found.length > MAX_LISTED
+        ? [
+            {
+              id: 'orders_truncated',
+              message: `More than ${MAX_LISTED} orders match; these are the newest ${MAX_LISTED}. Ask for fewer days or filter (sourceReferenceId, customerId, phoneNumber, serviceType) to see the others.`,
+              messageType: 'WARNING',
+            },
+          ]
+        : [];
     return hostedAnswer(
       await ordersToWire(db, rows, req.query.includeStageTimes),
-      `${plural(rows.length, 'order')}.`,
+      `${plural(rows.length, 'order')}${more.length ? ' (the newest; more match)' : ''}.`,
+      more,
     );
   });
 

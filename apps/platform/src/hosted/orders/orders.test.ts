@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { EXAMPLE_ORDER, EXAMPLE_PRICED } from '@stream/contracts/apis/hr-orders/index';
 import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
 import { refreshTokensUsedAMinuteAgo, requestAccessToken } from '../../auth/testing.ts';
 import { hostedSuite, hostedWorld } from '../testing.ts';
+import { hostedOrders } from '../../db/schema/index.ts';
+import { MAX_LISTED } from './orders.route.ts';
 import { moveByOperator } from './records.ts';
 
 const suite = hostedSuite();
@@ -313,6 +316,23 @@ describe('POST /Orders and what follows', () => {
     for (const last4 of ['1111', '2222', '3333']) expect((await payDear(last4)).status).toBe(200);
     const over = await payDear('4444');
     expect([over.status, codeOf(over)]).toEqual([422, 'payment_exceeds_balance']);
+  }); // prettier-ignore
+
+  it(`answers the newest ${MAX_LISTED} orders of a list and says in a WARNING that more match`, async () => {
+    const placed = await post('/Orders', order({ deferDue: '2026-12-20T12:30:00-05:00', sourceReferenceId: 'busy' }));
+    expect(placed.status, placed.text).toBe(201);
+    const db = suite.platform.app.ctx.db;
+    const [row] = await db.select().from(hostedOrders).where(eq(hostedOrders.id, placed.body.data.id));
+    const { id: _id, createdAt: _c, updatedAt: _u, ...copy } = row!;
+    const list = () => suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-20&sourceReferenceId=busy');
+    await db.insert(hostedOrders).values(Array.from({ length: MAX_LISTED - 1 }, () => copy));
+    const all = await list();
+    expect([all.body.data.length, all.body.messagesDetails]).toEqual([MAX_LISTED, []]);
+    await db.insert(hostedOrders).values(copy);
+    const more = await list();
+    expect(more.body.data).toHaveLength(MAX_LISTED);
+    expect(more.body.data[0].id).toBeGreaterThan(more.body.data[MAX_LISTED - 1].id); // the newest
+    expect(more.body.messagesDetails.map((m: { id: string; messageType: string }) => [m.id, m.messageType])).toEqual([['orders_truncated', 'WARNING']]);
   }); // prettier-ignore
 
   it('moves through the store’s statuses by the operator, and refuses moves the machine does not list', async () => {
