@@ -79,7 +79,9 @@ export async function priceForStore(
   // The store's current estimate (a manager may have changed it), else the menu's prep minutes.
   const prepMinutes =
     terms?.estimatedTime ?? menu.orderTypes.find((t) => t.id === r.order.orderType)?.deferPrepMinutes ?? 0;
-  return { ...result, store, prepMinutes };
+  // The engine's warnings name fields of the order (`discounts[1]`): on the wire, of the body.
+  const messages = result.messages.map((m) => ({ ...m, id: `body.data.${m.id}` }));
+  return { ...result, messages, store, prepMinutes };
 }
 
 export interface Placed {
@@ -114,7 +116,7 @@ export async function placeOrder(
   if (!rejection) for (const payment of creditCardPayments) await applyCardPayment(tx, row, payment);
   else if (creditCardPayments.length > 0) {
     messages.push({
-      id: 'creditCardPayments',
+      id: 'body.data.creditCardPayments',
       message: 'The order was rejected, so its card payments were not applied; void or reverse them.',
       messageType: 'WARNING',
     });
