@@ -110,11 +110,36 @@ export const ClockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time of 5 characters, HH:mm, such as 09:30');
 
-/** A calendar date, YYYY-MM-DD. */
-export const BusinessDate = z.iso.date('must be a date as YYYY-MM-DD');
+/** A calendar date, YYYY-MM-DD (year 0000 does not exist: PostgreSQL refuses it). */
+export const BusinessDate = z.iso
+  .date('must be a date as YYYY-MM-DD')
+  .refine((d) => !d.startsWith('0000'), 'must be a date as YYYY-MM-DD of year 0001 or later');
 
-/** Money in the lowest currency unit (cents): a whole number of at least 0. */
-export const Cents = z.number().int('must be a whole number of cents').min(0, 'must be 0 or more');
+/** The most cents one amount may be: what a PostgreSQL integer holds (payments are stored in one). */
+export const MAX_CENTS = 2_147_483_647;
+
+/** Money in the lowest currency unit (cents): a whole number of 0 to `MAX_CENTS`. */
+export const Cents = z
+  .number()
+  .int('must be a whole number of cents')
+  .min(0, 'must be 0 or more')
+  .max(MAX_CENTS, `must be at most ${MAX_CENTS} cents`);
+
+const YEAR_2000 = Date.UTC(2000, 0, 1);
+const YEAR_2100 = Date.UTC(2100, 0, 1);
+/**
+ * When an order is due: a date-time with its offset, from 2000 to 2099 (UTC). Outside it a store's
+ * business date has no YYYY-MM-DD (year 0) or means nothing to a restaurant.
+ */
+export const DueTime = z.iso
+  .datetime({
+    offset: true,
+    message: 'must be a date-time with its offset, such as 2026-12-01T18:30:00-05:00',
+  })
+  .refine((v) => {
+    const t = Date.parse(v);
+    return t >= YEAR_2000 && t < YEAR_2100;
+  }, 'must be a date-time from 2000 to 2099, such as 2026-12-01T18:30:00-05:00');
 
 /** A hosted answer: the data, a sentence, and any warnings or notes about it. */
 export function hostedAnswer<T extends z.ZodType>(data: T) {

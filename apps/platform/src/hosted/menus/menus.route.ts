@@ -4,7 +4,15 @@ import { authOf } from '../../auth/bearer.ts';
 import { mount } from '../../http/route.ts';
 import { findGrantedStore } from '../access.ts';
 import { hostedAnswer, plural } from '../answer.ts';
-import { createStoreMenu, findStoreMenu, listStoreMenus, menuOf, patchStoreMenu } from './store-menus.ts';
+import { ignoredFields } from '../ignored-fields.ts';
+import {
+  createStoreMenu,
+  findStoreMenu,
+  listStoreMenus,
+  menuOf,
+  patchStoreMenu,
+  shadowedServiceTypes,
+} from './store-menus.ts';
 
 /** GET, POST /Menus; GET, PATCH /Menus/{menuName} */
 export function registerMenusRoute(app: FastifyInstance): void {
@@ -17,7 +25,11 @@ export function registerMenusRoute(app: FastifyInstance): void {
   mount(app, createMenu, async (req, reply) => {
     const store = await findGrantedStore(db, authOf(req), req.headers['x-store']);
     const row = await createStoreMenu(db, store.id, req.body.data);
-    return reply.code(201).send(hostedAnswer(menuOf(row), `Menu ${row.name} created.`));
+    const warnings = [
+      ...ignoredFields(req, 'a menu'),
+      ...(await shadowedServiceTypes(db, row, 'body.data.serviceTypes')),
+    ];
+    return reply.code(201).send(hostedAnswer(menuOf(row), `Menu ${row.name} created.`, warnings));
   });
   mount(app, getMenu, async (req) => {
     const store = await findGrantedStore(db, authOf(req), req.headers['x-store']);
@@ -30,6 +42,7 @@ export function registerMenusRoute(app: FastifyInstance): void {
     return hostedAnswer(
       menuOf(row),
       `Menu ${row.name} patched: ${plural(req.body.length, 'operation')} applied.`,
+      await shadowedServiceTypes(db, row, 'serviceTypes'),
     );
   });
 }

@@ -52,6 +52,40 @@ describe('Menu API', () => {
     );
   });
 
+  it('creates a menu without the fields it does not know, naming each in a WARNING', async () => {
+    const modifier = { id: 'ham', displayName: 'Ham', modifierPriceInfo: { price: 150 } };
+    const data = {
+      id: 7, // a menu read with GET and sent back: the platform gives ids
+      displayName: 'Typos',
+      serviceTypes: ['GrubHubEMail'],
+      groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: 100 }, modifiers: [{ id: 'c', displayName: 'C', modifiers: [modifier] }] }] }],
+    };
+    const res = await create(data);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.messagesDetails).toEqual([
+      { id: 'body.data.id', message: 'id is not a field of a menu; it was ignored.', messageType: 'WARNING' },
+      { id: 'body.data.groups[0].items[0].modifiers[0].modifiers[0].modifierPriceInfo', message: 'modifierPriceInfo is not a field of a menu; it was ignored. Did you mean modifierpriceInfo?', messageType: 'WARNING' },
+    ]);
+    expect(res.body.data.groups[0].items[0].modifiers[0].modifiers[0].modifierpriceInfo).toBeUndefined();
+    expect((await create(menu({ displayName: 'Clean', serviceTypes: ['GoogleOrdering'] }))).body.messagesDetails).toEqual([]);
+  }); // prettier-ignore
+
+  it('warns when a menu lists a service type another menu listed first: orders for it are priced against that one', async () => {
+    const kanekt = (displayName: string, serviceTypes: string[]) => create(menu({ displayName, serviceTypes }));
+    const first = await kanekt('Kanekt first', ['Kanekt365']);
+    expect([first.status, first.body.messagesDetails]).toEqual([201, []]);
+    const second = await kanekt('Kanekt second', ['None', 'Kanekt365']);
+    expect(second.status).toBe(201);
+    expect(second.body.messagesDetails).toEqual([
+      { id: 'body.data.serviceTypes[0]', message: 'The default (None) menu is "Main", created first; menu "Kanekt second" is used as the default only by an order that names it in data.menuName.', messageType: 'WARNING' },
+      { id: 'body.data.serviceTypes[1]', message: 'Kanekt365 orders are priced against menu "Kanekt first", which lists Kanekt365 and was created first; menu "Kanekt second" prices a Kanekt365 order only when it names it in data.menuName.', messageType: 'WARNING' },
+    ]);
+    const priced = await suite.world.hosted('POST', '/PriceOrder', { serviceType: 'Kanekt365', body: { data: { orderType: 'Pickup', deferDue: '2026-12-01T18:30:00-05:00', items: [{ id: 'soda', qty: 1, price: 0 }] } } });
+    expect(priced.body.data.menuName).toBe('Kanekt first');
+    const patched = await suite.world.hosted('PATCH', `/Menus/${encodeURIComponent('Kanekt second')}`, { body: [{ op: 'replace', path: '/serviceTypes', value: ['Kanekt365'] }] });
+    expect(patched.body.messagesDetails.map((m: { id: string }) => m.id)).toEqual(['serviceTypes[0]']);
+  }); // prettier-ignore
+
   it.each([
     ['displayName missing', { displayName: undefined }, 'body.data.displayName'],
     ['displayName blank', { displayName: '  ' }, 'body.data.displayName'],

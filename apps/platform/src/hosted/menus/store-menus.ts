@@ -8,6 +8,7 @@ import {
   type ModifierCategory,
 } from '@stream/contracts/apis/hr-menu/menu';
 import type { JsonPatch } from '@stream/contracts/apis/hr-menu/index';
+import type { HostedMessage } from '@stream/contracts/envelopes';
 import type { ErrorDetail } from '@stream/contracts/errors';
 import type { ServiceType } from '@stream/contracts/hosted';
 import type { DbOrTx } from '../../db/client.ts';
@@ -37,6 +38,24 @@ export async function listStoreMenus(
       ),
     )
     .orderBy(asc(hostedMenus.id));
+}
+
+/**
+ * A WARNING for each service type of `row` that orders are not priced against it for: another menu
+ * lists it and was created first (`storeAndMenuForOrder` takes the first). `path`: where the menu's
+ * `serviceTypes` are in the request.
+ */
+export async function shadowedServiceTypes(db: DbOrTx, row: MenuRow, path: string): Promise<HostedMessage[]> {
+  const menus = await listStoreMenus(db, row.storeId);
+  return row.serviceTypes.flatMap((type, i) => {
+    const first = menus.find((m) => m.serviceTypes.includes(type));
+    if (!first || first.id === row.id) return [];
+    const message =
+      type === 'None'
+        ? `The default (None) menu is "${first.name}", created first; menu "${row.name}" is used as the default only by an order that names it in data.menuName.`
+        : `${type} orders are priced against menu "${first.name}", which lists ${type} and was created first; menu "${row.name}" prices a ${type} order only when it names it in data.menuName.`;
+    return [{ id: `${path}[${i}]`, message, messageType: 'WARNING' as const }];
+  });
 }
 
 const noMenu = (name: string) => new ApiError('not_found', `The store has no menu named "${name}".`);

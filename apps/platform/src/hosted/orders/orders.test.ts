@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { EXAMPLE_ORDER, EXAMPLE_PRICED } from '@stream/contracts/apis/hr-orders/index';
 import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
 import { refreshTokensUsedAMinuteAgo, requestAccessToken } from '../../auth/testing.ts';
 import { hostedSuite, hostedWorld } from '../testing.ts';
+import { hostedOrders } from '../../db/schema/index.ts';
+import { MAX_LISTED } from './orders.route.ts';
 import { moveByOperator } from './records.ts';
 
 const suite = hostedSuite();
@@ -51,7 +54,8 @@ describe('POST /PriceOrder', () => {
       (m: { id: string; messageType: string }) => `${m.messageType}:${m.id}`,
     );
     expect(kinds).toContain('WARNING:storeClosed');
-    expect(kinds.some((k: string) => k.startsWith('WARNING:') && k !== 'WARNING:storeClosed')).toBe(true);
+    // The discount's warning names it as the errors name fields: by its path in the body.
+    expect(kinds).toContain('WARNING:body.data.discounts[0]');
   });
 
   it('is 422 order_invalid for an item the menu does not have, naming the field', async () => {
@@ -99,6 +103,30 @@ describe('POST /PriceOrder', () => {
   ])('takes %s', async (_what, over) => {
     const res = await post('/PriceOrder', order(over));
     expect([400, 500]).not.toContain(res.status);
+  }); // prettier-ignore
+
+  it('names each field it does not know in a WARNING (ignored, not lost in silence); fields of its answer are not named', async () => {
+    const sent = order({
+      preparationNote: 'extra crispy',
+      discounts: [],
+      customer: { firstName: 'Ana', postalCode: '10001' },
+      items: [{ id: 'soda', qty: 1, price: 0, note: 'cold' }],
+      ...{ subtotal: 1, total: 1, taxes: [], cartStatus: { minimumOrderPriceMet: true } }, // an answer sent back
+    });
+    const expected = [
+      ['body.data.items[0].note', 'note is not a field of an order; it was ignored. Did you mean noteText?'],
+      ['body.data.customer.postalCode', 'postalCode is not a field of an order; it was ignored. Did you mean postalcode?'],
+      ['body.data.preparationNote', 'preparationNote is not a field of an order; it was ignored. Did you mean preperationNote?'],
+    ];
+    const warnings = (res: { body: { messagesDetails: { id: string; message: string; messageType: string }[] } }) =>
+      res.body.messagesDetails.filter((m) => m.id.startsWith('body.')).map((m) => [m.id, m.message, m.messageType]).sort();
+    const priced = await post('/PriceOrder', { ...sent, creditCardPayments: [] });
+    expect(priced.status, priced.text).toBe(200);
+    expect(warnings(priced)).toEqual([['body.data.creditCardPayments', 'creditCardPayments is not a field of an order; it was ignored.'], ...expected].map((w) => [...w, 'WARNING']).sort());
+    const placed = await post('/Orders', sent);
+    expect(placed.status, placed.text).toBe(201);
+    expect(warnings(placed)).toEqual(expected.map((w) => [...w, 'WARNING']).sort());
+    expect((await post('/PriceOrder', order())).body.messagesDetails).toEqual([]);
   }); // prettier-ignore
 
   it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
@@ -185,7 +213,7 @@ describe('POST /Orders and what follows', () => {
     expect(closed.status).toBe(422);
     expect(closed.body.messagesDetails[0]).toMatchObject({ id: 'order_rejected', messageType: 'ERROR' });
     expect(closed.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed', estimatedTime: null, payments: [] });
-    expect(closed.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('creditCardPayments');
+    expect(closed.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('body.data.creditCardPayments');
     const stored = await suite.world.hosted('GET', `/Orders/${closed.body.data.id}/Status`);
     expect(stored.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed' });
     const cancel = await suite.world.hosted('POST', `/Orders/${closed.body.data.id}/Cancel`);
@@ -258,6 +286,55 @@ describe('POST /Orders and what follows', () => {
     expect(byRef.body.data).toMatchObject({ id: b.body.data.id, status: 'cancelled' });
     const wrongChannel = await suite.world.hosted('POST', '/Orders/Cancel?sourceReferenceId=list-a', { serviceType: 'GrubHub' });
     expect(wrongChannel.status).toBe(404);
+  }); // prettier-ignore
+
+  it('refuses dates and amounts beyond what it can store with a 400 naming the field, never a 5xx', async () => {
+    // Year 0 and year 1 business dates do not exist in PostgreSQL (nor in the answer's YYYY-MM-DD).
+    for (const deferDue of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1999-12-31T23:59:59Z', '2100-01-01T00:00:00Z']) {
+      for (const path of ['/PriceOrder', '/Orders']) {
+        const res = await post(path, order({ deferDue }));
+        expect([deferDue, path, res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([deferDue, path, 400, ['validation_failed', 'body.data.deferDue']]);
+      }
+    }
+    expect((await post('/PriceOrder', order({ deferDue: '2000-01-01T00:00:00Z' }))).status).toBe(200);
+    const list = await suite.world.hosted('GET', '/Orders?businessDateFrom=0000-01-01&businessDateTo=0000-01-02');
+    expect([list.status, list.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([400, ['validation_failed', 'querystring.businessDateFrom', 'querystring.businessDateTo']]);
+
+    const { id } = (await post('/Orders', order())).body.data;
+    const pay = (body: unknown) => suite.world.hosted('POST', `/Orders/${id}/ApplyCreditCardPayment`, { body: { data: body } });
+    for (const [field, payment] of [['tip', card('4242', 100, 'SUCCESS', 3_000_000_000)], ['amount', card('4242', 3_000_000_000)]] as const) {
+      const res = await pay(payment);
+      expect([field, res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([field, 400, ['validation_failed', `body.data.transaction.${field}`]]);
+    }
+    expect((await pay(card('4242', 100, 'SUCCESS', 2_147_483_647))).status).toBe(200);
+
+    // An order of more than an integer of cents takes payments that sum past one.
+    const max = 2_147_483_647;
+    const menu = { displayName: 'Jewels', serviceTypes: ['Menufy'], orderTypes: [{ id: 'Pickup', orderTypeCategory: 'Pickup', displayName: 'Pickup' }], groups: [{ id: 'g', displayName: 'G', items: [{ id: 'crown', displayName: 'Crown', priceInfo: { price: max } }] }] };
+    expect((await suite.world.hosted('POST', '/Menus', { body: { data: menu } })).status).toBe(201);
+    const dear = await post('/Orders', order({ menuName: 'Jewels', discounts: [], items: [{ id: 'crown', qty: 3, price: 0 }] }), { serviceType: 'Menufy' });
+    expect([dear.status, dear.body.data.total]).toEqual([201, 3 * max]);
+    const payDear = (last4: string) => suite.world.hosted('POST', `/Orders/${dear.body.data.id}/ApplyCreditCardPayment`, { body: { data: card(last4, max) } });
+    for (const last4 of ['1111', '2222', '3333']) expect((await payDear(last4)).status).toBe(200);
+    const over = await payDear('4444');
+    expect([over.status, codeOf(over)]).toEqual([422, 'payment_exceeds_balance']);
+  }); // prettier-ignore
+
+  it(`answers the newest ${MAX_LISTED} orders of a list and says in a WARNING that more match`, async () => {
+    const placed = await post('/Orders', order({ deferDue: '2026-12-20T12:30:00-05:00', sourceReferenceId: 'busy' }));
+    expect(placed.status, placed.text).toBe(201);
+    const db = suite.platform.app.ctx.db;
+    const [row] = await db.select().from(hostedOrders).where(eq(hostedOrders.id, placed.body.data.id));
+    const { id: _id, createdAt: _c, updatedAt: _u, ...copy } = row!;
+    const list = () => suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-20&sourceReferenceId=busy');
+    await db.insert(hostedOrders).values(Array.from({ length: MAX_LISTED - 1 }, () => copy));
+    const all = await list();
+    expect([all.body.data.length, all.body.messagesDetails]).toEqual([MAX_LISTED, []]);
+    await db.insert(hostedOrders).values(copy);
+    const more = await list();
+    expect(more.body.data).toHaveLength(MAX_LISTED);
+    expect(more.body.data[0].id).toBeGreaterThan(more.body.data[MAX_LISTED - 1].id); // the newest
+    expect(more.body.messagesDetails.map((m: { id: string; messageType: string }) => [m.id, m.messageType])).toEqual([['orders_truncated', 'WARNING']]);
   }); // prettier-ignore
 
   it('moves through the store’s statuses by the operator, and refuses moves the machine does not list', async () => {

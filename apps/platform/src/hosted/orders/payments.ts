@@ -29,7 +29,8 @@ export async function applyCardPayment(tx: Tx, order: OrderRow, payment: CreditC
   const { transaction: t, paymentMethod: card } = payment;
   if (t.status === 'SUCCESS') {
     const [paid] = await tx
-      .select({ amount: sql<number>`coalesce(sum(${cardTransactions.amount}), 0)::int` })
+      // bigint, read as a number: payments of an order may sum past what an integer holds.
+      .select({ amount: sql<number>`coalesce(sum(${cardTransactions.amount}), 0)::bigint`.mapWith(Number) })
       .from(cardTransactions)
       .where(and(eq(cardTransactions.orderId, order.id), eq(cardTransactions.status, 'SUCCESS')));
     const owed = order.order.total - paid!.amount;

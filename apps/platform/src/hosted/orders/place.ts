@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CreateOrderData } from '@stream/contracts/apis/hr-orders/index';
-import type { OrderInput } from '@stream/contracts/apis/hr-orders/order';
+import { HostedOrder, type OrderInput } from '@stream/contracts/apis/hr-orders/order';
 import type { HostedMessage } from '@stream/contracts/envelopes';
 import type { ServiceType } from '@stream/contracts/hosted';
 import type { FastifyRequest } from 'fastify';
@@ -8,11 +8,21 @@ import { authOf, type PartnerAuth } from '../../auth/bearer.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
+import type { Loose } from '../ignored-fields.ts';
 import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
 import { storeOrderTypeFor } from '../stores/order-types.ts';
 import { storeAndMenuForOrder } from './menu-for.ts';
 import { applyCardPayment } from './payments.ts';
 import { insertOrder, type OrderRow } from './records.ts';
+
+/**
+ * The fields an order (`body.data`) takes: those of its input, and those of an answer, which a
+ * partner may send back (their values are discarded and recomputed, as documented).
+ */
+export const orderFields = (input: { shape: object }): Loose => ({
+  path: 'body.data',
+  names: new Set([...Object.keys(input.shape), ...Object.keys(HostedOrder.shape), 'cartStatus']),
+});
 
 export interface PricingRequest {
   auth: PartnerAuth;
@@ -69,7 +79,9 @@ export async function priceForStore(
   // The store's current estimate (a manager may have changed it), else the menu's prep minutes.
   const prepMinutes =
     terms?.estimatedTime ?? menu.orderTypes.find((t) => t.id === r.order.orderType)?.deferPrepMinutes ?? 0;
-  return { ...result, store, prepMinutes };
+  // The engine's warnings name fields of the order (`discounts[1]`): on the wire, of the body.
+  const messages = result.messages.map((m) => ({ ...m, id: `body.data.${m.id}` }));
+  return { ...result, messages, store, prepMinutes };
 }
 
 export interface Placed {
@@ -104,7 +116,7 @@ export async function placeOrder(
   if (!rejection) for (const payment of creditCardPayments) await applyCardPayment(tx, row, payment);
   else if (creditCardPayments.length > 0) {
     messages.push({
-      id: 'creditCardPayments',
+      id: 'body.data.creditCardPayments',
       message: 'The order was rejected, so its card payments were not applied; void or reverse them.',
       messageType: 'WARNING',
     });

@@ -100,7 +100,13 @@ export interface OrderFilter {
   serviceType?: ServiceType | undefined;
 }
 
-export async function listStoreOrders(db: DbOrTx, scope: OrderScope, f: OrderFilter): Promise<OrderRow[]> {
+/** The newest `limit` orders of the scope that pass the filter. */
+export async function listStoreOrders(
+  db: DbOrTx,
+  scope: OrderScope,
+  f: OrderFilter,
+  limit: number,
+): Promise<OrderRow[]> {
   return db
     .select()
     .from(hostedOrders)
@@ -118,7 +124,7 @@ export async function listStoreOrders(db: DbOrTx, scope: OrderScope, f: OrderFil
       ),
     )
     .orderBy(desc(hostedOrders.id))
-    .limit(1000);
+    .limit(limit);
 }
 
 /** The newest order of the store placed with this reference and service type. */

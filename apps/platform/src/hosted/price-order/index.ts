@@ -1,5 +1,9 @@
 import { defineCapability } from '../../http/api.ts';
+import { keepSentBodies } from '../ignored-fields.ts';
 import { registerPriceOrderRoute } from './price-order.route.ts';
 
 /** `/PriceOrder`: pricing without placing (hosted Order API). */
-export const priceOrderCapability = defineCapability('/PriceOrder', registerPriceOrderRoute);
+export const priceOrderCapability = defineCapability('/PriceOrder', (scope) => {
+  keepSentBodies(scope);
+  registerPriceOrderRoute(scope);
+});

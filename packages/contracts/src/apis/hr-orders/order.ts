@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BusinessDate, Cents, MenuObjectId } from '../../hosted.ts';
+import { BusinessDate, Cents, DueTime, MenuObjectId } from '../../hosted.ts';
 import { DiscountScope, DiscountType, MAX_MODIFIER_LEVELS } from '../hr-menu/menu.ts';
 import { HOSTED_ORDER_MACHINE } from '../../states/hosted-orders.ts';
 import { statusEnum } from '../../states/machine.ts';
@@ -236,7 +236,7 @@ export const Customer = z
 export const OrderInput = z
   .object({
     orderType: MenuObjectId.meta({ description: 'The `id` of one of the menu’s `orderTypes`.' }),
-    deferDue: z.iso.datetime({ offset: true }).meta({
+    deferDue: DueTime.meta({
       description: 'When the customer wants the order (now for as soon as possible).',
     }),
     items: z.array(OrderItem).min(1, 'must hold at least one item').max(200),
