@@ -23,13 +23,8 @@ import { sandboxCredentials } from '../../platform/src/sandbox-bootstrap.ts';
 import { directCommands } from '../../platform/src/admin/commands.ts';
 import { call } from '../../platform/test/http.ts';
 import type { TestPlatform } from '../../platform/test/platform.ts';
-import {
-  activeIntegration,
-  bind,
-  ingest,
-  startOnboardingWorld,
-} from '../../platform/src/onboarding/testing.ts';
-import { codeBlocks, isCurl, type CodeBlock } from './code-blocks.ts';
+import { startOnboardingWorld } from '../../platform/src/onboarding/testing.ts';
+import { codeBlocks, isCurl, isShell, type CodeBlock } from './code-blocks.ts';
 import { errorStatusOf, schemaFor } from './schemas.ts';
 import { markdownPages } from './pages.ts';
 
@@ -38,7 +33,11 @@ const blocks = markdownPages().flatMap(codeBlocks);
 // A pricing example (`pricing-example=<name>`) is a menu, a request and its answer: the pricing
 // engine's tests run it (`hosted/pricing`), so it names no single schema.
 const jsonBlocks = blocks.filter((b) => b.lang === 'json' && !b.meta['pricing-example']);
-const curlBlocks = blocks.filter(isCurl);
+// The shell set-up blocks (`shell-setup=<step>`) are what a newcomer runs once, in this order, before any
+// example: they run together, as one shell, and give every example its variables.
+const SETUP_STEPS = ['partner', 'org', 'sandbox', 'merchant'];
+const setupBlocks = blocks.filter((b) => b.meta['shell-setup']);
+const curlBlocks = blocks.filter((b) => isCurl(b) && !b.meta['shell-setup']);
 
 describe('JSON examples of the guides', () => {
   it('exist', () => {
@@ -105,59 +104,101 @@ function statusOf(headers: string): number {
   return Number([...headers.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].at(-1)?.[1]);
 }
 
+/** The names a shell block assigns (`X=`, `local X`, `export "X=`, `for X in`) and the names it reads (`$X`, `${X`). */
+function shellNames(code: string): { assigns: Set<string>; reads: Set<string> } {
+  const assigns = new Set(
+    [...code.matchAll(/(?:^|[\s;(&|"])([A-Z][A-Z0-9_]*)=|\bfor ([A-Z][A-Z0-9_]*) in\b/gm)].map(
+      (m) => (m[1] ?? m[2])!,
+    ),
+  );
+  const reads = new Set([...code.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!));
+  return { assigns, reads };
+}
+
+/**
+ * Runs the guides' shell set-up blocks in their order, in one bash, as a newcomer does after `npm start`, with
+ * `npx` answering what the CLI would: `partners create` (the partner is made here), `companies grant` (granted
+ * here) and `partners list`. Answers every variable the blocks defined.
+ */
+async function runShellSetup(platform: TestPlatform): Promise<Record<string, string>> {
+  const steps = SETUP_STEPS.map((step) => {
+    const found = setupBlocks.filter((b) => b.meta['shell-setup'] === step);
+    expect(
+      found.map((b) => b.where),
+      `one shell-setup=${step} block`,
+    ).toHaveLength(1);
+    return found[0]!;
+  });
+  expect(setupBlocks).toHaveLength(SETUP_STEPS.length);
+  const cli = steps.map((b) => b.code).join('\n');
+  const create = /npx stream-platform (partners create --kind (\S+) --slug (\S+) --name "([^"]+)")/.exec(cli);
+  const grant = /npx stream-platform (companies grant (\d+) (\S+))/.exec(cli);
+  expect(create, 'the set-up registers a partner').toBeTruthy();
+  expect(grant?.[3], 'the set-up grants the demo company to that partner').toBe(create![3]);
+  const partner = await platform.partner({
+    kind: create![2] as 'white_label',
+    slug: create![3]!,
+    name: create![4]!,
+  });
+  expect(Number(grant![2])).toBe(DEMO_COMPANY_ID);
+  await grantCompany(platform.app.ctx.db, DEMO_COMPANY_ID, partner.partner_id);
+  const bin = mkdtempSync(join(tmpdir(), 'docs-npx-'));
+  try {
+    // `npx stream-platform partners list` prints what the CLI prints: the admin command's answer as JSON.
+    const list = await directCommands(
+      platform.app.ctx.database,
+      platform.config.encryptionKey,
+    ).listPartners();
+    writeFileSync(join(bin, 'list.json'), JSON.stringify(list, null, 2));
+    writeFileSync(join(bin, 'create.json'), JSON.stringify(partner, null, 2));
+    writeFileSync(
+      join(bin, 'npx'),
+      [
+        '#!/bin/sh',
+        'case "$*" in',
+        `  "stream-platform partners list") cat "${join(bin, 'list.json')}" ;;`,
+        `  "stream-platform ${create![1]!.replace(/"/g, '')}") cat "${join(bin, 'create.json')}" ;;`,
+        `  "stream-platform ${grant![1]}") echo '{}' ;;`,
+        '  *) echo "unexpected: npx $*" >&2; exit 9 ;;',
+        'esac',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const vars = join(bin, 'vars');
+    const script = [
+      'set -euo pipefail',
+      '__before=" $(compgen -v | tr "\\n" " ") "',
+      ...steps.map((b) => b.code),
+      // What the set-up defined, NUL-separated (answers hold new lines).
+      `for v in STREAM_URL $(compgen -v); do if [[ $v =~ ^[A-Z][A-Z0-9_]*$ && ( $v == STREAM_URL || $__before != *" $v "* ) ]] ; then printf '%s=%s\\0' "$v" "\${!v}"; fi; done > "${vars}"`,
+    ].join('\n');
+    await run('bash', ['-c', script], {
+      env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME, STREAM_URL: platform.url },
+      timeout: 60_000,
+    });
+    return Object.fromEntries(
+      readFileSync(vars, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
+}
+
 describe('curl examples of the guides, against a platform', () => {
   let platform: TestPlatform;
+  /** What the shell set-up of the guides defined: every example's variables. */
   let base: Record<string, string>;
 
   beforeAll(async () => {
     // With the sandbox POS and DSP mounted, so the onboarding examples run end to end.
     const world = await startOnboardingWorld();
     platform = world.platform;
-    const partner = await platform.partner({ kind: 'white_label' });
-    // The hosted API guides call the demo company's store (seeded with the sandbox).
-    await grantCompany(platform.app.ctx.db, DEMO_COMPANY_ID, partner.partner_id);
-    const tokens = await call('POST', `${platform.url}/oauth/token`, {
-      body: {
-        grant_type: 'client_credentials',
-        client_id: partner.client_id,
-        client_secret: partner.client_secret,
-      },
-    });
-    const org = await call('POST', `${platform.url}/onboarding/org`, {
-      token: tokens.body.access_token,
-      body: {
-        name: 'Example Trattoria',
-        provider_id: `merchant-${randomBytes(4).toString('hex')}`,
-        user: { email: 'owner@trattoria.example', first_name: 'Luigi', last_name: 'Rossi' },
-      },
-    });
-    expect(org.status).toBe(201);
-    // What the onboarding examples build on: active sandbox POS and DSP integrations of the org, and
-    // two ingested POS locations, the second already bound to a DSP store.
-    const token = tokens.body.access_token;
-    const posId = await activeIntegration(world, token, org.body.org_id, 'pos');
-    const dspId = await activeIntegration(world, token, org.body.org_id, 'dsp');
-    const [free, bound] = await ingest(world, token, posId, ['loc-mission', 'loc-williamsburg']);
-    const binding = await bind(world, token, dspId, [
-      { pos_location_id: bound!._id, dsp_provider_id: 'store-1002' },
-    ]);
-    expect(binding.status, binding.text).toBe(200);
-    base = {
-      STREAM_URL: platform.url,
-      CLIENT_ID: partner.client_id,
-      CLIENT_SECRET: partner.client_secret,
-      WEBHOOK_SECRET: partner.webhook_secret,
-      PARTNER_ID: partner.partner_id,
-      PARTNER_SLUG: partner.slug,
-      ORG_ID: org.body.org_id,
-      POS_ONBOARDING_ID: posId,
-      DSP_ONBOARDING_ID: dspId,
-      LOCATION_ID: free!._id,
-      BOUND_LOCATION_ID: bound!._id,
-      STORE_ID: String(DEMO_STORE_ID),
-      ...(await sandboxEnv(platform)),
-    };
-  });
+    base = await runShellSetup(platform);
+  }, 90_000);
   afterAll(() => platform?.stop());
 
   /** The variables every example may use; tokens are fresh per example (refresh tokens are single use). */
@@ -186,46 +227,49 @@ describe('curl examples of the guides, against a platform', () => {
     expect(curlBlocks.length).toBeGreaterThan(0);
   });
 
-  it("the sandbox guide's shell set-up gives, from `partners list`, the sandbox variables every example uses", async () => {
-    const setup = blocks.filter((b) => b.meta['shell-setup']);
-    expect(setup.map((b) => b.where)).toEqual([expect.stringMatching(/sandbox\.mdx:/)]);
-    const bin = mkdtempSync(join(tmpdir(), 'docs-npx-'));
-    try {
-      // `npx stream-platform partners list` prints what the CLI prints: the admin command's answer as JSON.
-      const list = await directCommands(
-        platform.app.ctx.database,
-        platform.config.encryptionKey,
-      ).listPartners();
-      writeFileSync(join(bin, 'partners.json'), JSON.stringify(list, null, 2));
-      writeFileSync(
-        join(bin, 'npx'),
-        `#!/bin/sh\n[ "$*" = "stream-platform partners list" ] || exit 9\ncat "${join(bin, 'partners.json')}"\n`,
-        { mode: 0o755 },
+  it('the shell set-up of the guides (A first call, then the sandbox page) gives the sandbox partners and a bound merchant', async () => {
+    // The sandbox variables are the sandbox partners' real credentials, read from `partners list`.
+    const sandboxVars = Object.fromEntries(Object.entries(base).filter(([k]) => k.startsWith('SANDBOX_')));
+    expect(sandboxVars).toEqual(await sandboxEnv(platform));
+    expect(base.STREAM_URL).toBe(platform.url);
+    expect(base.STORE_ID).toBe(String(DEMO_STORE_ID));
+    // The merchant the order, menu and event examples use: LOCATION_ID unbound, BOUND_LOCATION_ID APPROVED
+    // at the sandbox DSP's store-1002.
+    const locations = await call('GET', `${platform.url}/onboarding/org/${base.ORG_ID}/locations`, {
+      token: base.ACCESS_TOKEN,
+    });
+    expect(locations.status, locations.text).toBe(200);
+    const byId = new Map(
+      (locations.body.locations as { _id: string; dsps: { provider_id: string; status: string }[] }[]).map(
+        (l) => [l._id, l.dsps.map((d) => `${d.provider_id} ${d.status}`)],
+      ),
+    );
+    expect(byId.get(base.LOCATION_ID!)).toEqual([]);
+    expect(byId.get(base.BOUND_LOCATION_ID!)).toEqual(['store-1002 APPROVED']);
+    for (const id of ['POS_ONBOARDING_ID', 'DSP_ONBOARDING_ID'])
+      expect(base[id], id).toMatch(/^onb_[0-9a-f]{24}$/);
+  });
+
+  it('defines every variable an example reads: in the set-up, an earlier block of its page or itself', () => {
+    const shell = blocks.filter(isShell);
+    const unset = curlBlocks.flatMap((block) => {
+      const file = block.where.slice(0, block.where.lastIndexOf(':'));
+      const earlier = shell.filter(
+        (b) =>
+          b.where.startsWith(`${file}:`) &&
+          parseInt(b.where.slice(file.length + 1)) < parseInt(block.where.slice(file.length + 1)),
       );
-      const { stdout: all } = await run(
-        'bash',
-        [
-          '-c',
-          `set -euo pipefail\n${setup[0]!.code}\nfor v in $(compgen -v SANDBOX_); do printf '%s=%s\\n' "$v" "\${!v}"; done`,
-        ],
-        { env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME } },
-      );
-      const defined = Object.fromEntries(
-        all
-          .trim()
-          .split('\n')
-          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-      );
-      const sandboxVars = Object.fromEntries(Object.entries(base).filter(([k]) => k.startsWith('SANDBOX_')));
-      expect(defined).toEqual(sandboxVars);
-      // Every SANDBOX_ variable an example uses is one the set-up defines.
-      const used = new Set(
-        curlBlocks.flatMap((b) => [...b.code.matchAll(/\$\{?(SANDBOX_[A-Z_]+)/g)].map((m) => m[1]!)),
-      );
-      expect([...used].filter((v) => !(v in defined))).toEqual([]);
-    } finally {
-      rmSync(bin, { recursive: true, force: true });
-    }
+      const known = new Set([
+        'RANDOM',
+        ...Object.keys(base),
+        ...earlier.flatMap((b) => [...shellNames(b.code).assigns]),
+        ...shellNames(block.code).assigns,
+      ]);
+      return [...shellNames(block.code).reads]
+        .filter((v) => !known.has(v))
+        .map((v) => `${block.where} $${v}`);
+    });
+    expect(unset).toEqual([]);
   });
 
   it.each(curlBlocks.map((b) => [b.where, b] as const))(
