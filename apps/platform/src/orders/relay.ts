@@ -175,9 +175,15 @@ export async function applyPosStatus(
   eventId: string,
 ): Promise<Applied> {
   let applied: Applied;
-  if (order.status === 'awaiting_confirmation' && status === 'accepted') {
+  if (order.status === 'awaiting_confirmation' && status !== 'merchant_canceled') {
+    // Ready or completed before its confirmation: the POS made it, so that is the confirmation
+    // (the DSP hears the accept, then the status), not an event refused for coming early.
     const prep = order.posPrepMinutes ?? undefined;
-    applied = { order: (await acceptOrder(tx, order, null, prep, 'POS confirms')) ?? order };
+    const confirmed = (await acceptOrder(tx, order, null, prep, 'POS confirms')) ?? order;
+    applied =
+      status === 'accepted'
+        ? { order: confirmed }
+        : await moveOrRefuse(tx, confirmed, status, `POS ${status}`);
   } else if (order.status === 'awaiting_confirmation' && status === 'merchant_canceled') {
     const failed = await failOrder(
       tx,

@@ -203,6 +203,23 @@ describe('a new order', () => {
     expect(readyIn).toBeLessThanOrEqual(20 * 60_000);
   });
 
+  it('accepted asynchronously, then ready without a confirmation: ready confirms it', async () => {
+    w.pos.answer = () => accept('pos-async-ready', { async_acceptance: true });
+    const { dspId, id } = await place();
+    await waitForStatus(w, id, 'awaiting_confirmation');
+    const ready = await postPos(w, {
+      type: 'order.status.updated',
+      object: { status: 'ready_for_pickup', provider_id: 'pos-async-ready', location_id: w.posLocation },
+    });
+    expect(ready.status, ready.text).toBe(204);
+    await waitForStatus(w, id, 'ready_for_pickup');
+    await dspEvent(w, dspId, 'location.order.notify_status_change');
+    expect(dspEvents(w, dspId).map((e) => (e.body as { type: string }).type)).toEqual([
+      'location.order.accept',
+      'location.order.notify_status_change',
+    ]);
+  });
+
   it('accepted asynchronously and confirmed before the answer arrives: the confirmation waits for it', async () => {
     let early: Promise<{ status: number; text: string }> | undefined;
     w.pos.answer = (body) => {
