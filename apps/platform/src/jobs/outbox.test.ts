@@ -414,8 +414,12 @@ describe('worker leases', () => {
       const a = startWorker(ctx(300, 1), { id: 'worker-f', kinds: [leased] });
       const id = await enqueue(database.db, { kind: leased, payload: { url: hangs.url } });
       await waitFor(() => hangs.received.length === 1, 10_000, 'worker F to start the job');
-      // Another worker took the job over (as after a pause longer than the lease).
-      await database.db.update(jobs).set({ lockedBy: 'thief', attempts: 2 }).where(eq(jobs.id, id));
+      // Another worker took the job over (as after a pause longer than the lease), and holds its
+      // lease as a live worker would (else, on a slow machine, the lease runs out and F recovers it).
+      await database.db
+        .update(jobs)
+        .set({ lockedBy: 'thief', attempts: 2, leaseUntil: new Date(Date.now() + 60_000) })
+        .where(eq(jobs.id, id));
       // The heartbeat notices, aborts the call: the partner sees the request cut.
       await waitFor(() => hangs.received[0]!.aborted(), 10_000, 'the call to be aborted');
       await a.stop();
