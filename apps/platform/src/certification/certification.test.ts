@@ -628,6 +628,32 @@ describe('reports and edges', () => {
     }
   }); // prettier-ignore
 
+  it("the CLI's inbox answers a webhook over the 1 MiB limit 413 and keeps by how much, sent with or without Content-Length", async () => {
+    const limit = 1024 * 1024;
+    const since = Date.now();
+    const body = Buffer.alloc(limit + 10, 'x');
+    const sent = [
+      await fetch(inbox.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(body) }),
+      // Chunked: no Content-Length, so the inbox counts what comes.
+      await fetch(inbox.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(body)), c.enqueue(new Uint8Array(5)), c.close()) }),
+        duplex: 'half',
+      } as RequestInit),
+    ];
+    expect(await Promise.all(sent.map(async (r) => [r.status, ((await r.json()) as { error: { code: string } }).error.code]))).toEqual([
+      [413, 'payload_too_large'],
+      [413, 'payload_too_large'],
+    ]);
+    const kept = new Set<string | undefined>(); // what the inbox holds since, as a check reads it
+    await inbox.next((w) => (kept.add(w.refused?.reason), false), since, 100);
+    expect([...kept]).toEqual([
+      `the body is 10 bytes over the ${limit}-byte limit: send at most ${limit} bytes`,
+      `the body is 15 bytes over the ${limit}-byte limit: send at most ${limit} bytes`,
+    ]);
+  }); // prettier-ignore
+
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
     const proxy = await faultyPartner(
       base.events,
