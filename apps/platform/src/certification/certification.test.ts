@@ -6,7 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CertificationKind, CertificationReport } from '@stream/contracts/certification';
+import {
+  CERTIFICATION_TRIGGER_PATH,
+  type CertificationKind,
+  type CertificationReport,
+} from '@stream/contracts/certification';
 import { createSandboxServer, sandboxControl } from '@stream/sandbox';
 import { faultyPartner, type Fault } from './faulty-partner.ts';
 import { listenInbox, type Inbox } from './inbox.ts';
@@ -560,33 +564,94 @@ describe('reports and edges', () => {
     }
   });
 
-  it('dsp: a DSP refusing delivery updates for an ended order certifies (asked for before the kit fails and cancels it)', async () => {
+  it('dsp: a DSP refusing any event or webhook about an ended order (409) certifies: each ending has an order of its own', async () => {
+    const ended = new Set<string>();
+    const letters = new Map<string, string>(); // order ids as A, B, C in the order they first appear
+    const calls: string[] = [];
     const proxy = await faultyPartner(
       base.dsp,
       {
-        path: '/stream-certification/v1/webhooks',
-        after: 'location.order.fail',
-        type: /^delivery_status_update$/,
-        short: { status: 409, body: { error: 'invalid_transition', message: 'The order has ended.' } },
+        decide(path, body) {
+          const trigger = path === CERTIFICATION_TRIGGER_PATH;
+          if ((!trigger && path !== '/stream-dsp/v1/event') || (!trigger && !body?.order_id)) return undefined;
+          const order: string | undefined = body?.order_id;
+          if (order && !letters.has(order)) letters.set(order, 'ABCDEFGH'[letters.size]!);
+          calls.push(`${trigger ? 'ask ' : ''}${body.type}${order ? ` ${letters.get(order)}` : ''}`);
+          if (order && ended.has(order)) {
+            return { status: 409, body: { error: 'invalid_transition', message: `Order ${order} has ended.` } };
+          }
+          if (['location.order.fail', 'location.order.cancel', 'cancel_order'].includes(body.type) && order) ended.add(order);
+          return undefined;
+        },
       },
       secret,
     );
     try {
       const report = await run('dsp', proxy.url);
       expect(report.checks.filter((c) => c.required && c.status !== 'passed').map((c) => [c.id, c.fix])).toEqual([]);
-      // On the wire: the trigger for delivery_status_update, then the events that end the order.
-      const sent = report.checks
-        .flatMap((c) => c.exchanges)
-        .filter((e) => e.direction === 'sent' && e.method === 'POST')
-        .map((e) => (e.request_body as { type?: string } | undefined)?.type);
-      const at = (type: string) => sent.indexOf(type);
-      expect(at('delivery_status_update')).toBeGreaterThan(at('location.order.notify_status_change'));
-      expect(at('delivery_status_update')).toBeLessThan(at('location.order.fail'));
-      expect(at('location.order.fail')).toBeLessThan(at('location.order.cancel'));
-      expect(at('location.order.cancel')).toBeLessThan(at('cancel_order'));
+      expect(report.passed).toBe(true);
+      // On the wire, in the order the guide lists: the run's order A stays open until the DSP cancels
+      // it, then the kit fails order B and cancels order C, each a new_order asked for first.
+      expect(calls).toEqual([
+        'ask new_order',
+        'location.order.accept A',
+        'location.order.notify_status_change A',
+        'ask delivery_status_update A',
+        'ask cancel_order A',
+        'ask new_order',
+        'location.order.fail B',
+        'ask new_order',
+        'location.order.cancel C',
+        'ask store_status_update',
+      ]);
+      expect(report.checks.find((c) => c.id === 'dsp.events.fail')!.exchanges.map((e) => e.direction)).toEqual(['sent', 'received', 'sent']);
     } finally {
       await proxy.close();
     }
+  }); // prettier-ignore
+
+  it('dsp: a DSP sending the same order.id again when asked for a new order fails the ending check, saying why', async () => {
+    let first: string | undefined;
+    const proxy = await faultyPartner(
+      base.dsp,
+      { webhook: { type: 'new_order', body: (b) => ({ ...b, order: { ...b.order, id: (first ??= b.order.id) } }) } },
+      secret,
+    );
+    try {
+      const report = await run('dsp', proxy.url);
+      expect(ids(report, 'failed')).toEqual(['dsp.events.fail', 'dsp.events.cancel']);
+      expect(report.checks.find((c) => c.id === 'dsp.events.fail')!.fix).toBe(
+        `The new_order names order.id "${first}", an order you sent before, which may have ended: send a new order, with an id of its own, each time the kit asks for one.`,
+      );
+    } finally {
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
+  it("the CLI's inbox answers a webhook over the 1 MiB limit 413 and keeps by how much, sent with or without Content-Length", async () => {
+    const limit = 1024 * 1024;
+    const since = Date.now();
+    const body = Buffer.alloc(limit + 10, 'x');
+    const sent = [
+      await fetch(inbox.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(body) }),
+      // Chunked: no Content-Length, so the inbox counts what comes.
+      await fetch(inbox.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(body)), c.enqueue(new Uint8Array(5)), c.close()) }),
+        duplex: 'half',
+      } as RequestInit),
+    ];
+    expect(await Promise.all(sent.map(async (r) => [r.status, ((await r.json()) as { error: { code: string } }).error.code]))).toEqual([
+      [413, 'payload_too_large'],
+      [413, 'payload_too_large'],
+    ]);
+    const kept = new Set<string | undefined>(); // what the inbox holds since, as a check reads it
+    await inbox.next((w) => (kept.add(w.refused?.reason), false), since, 100);
+    expect([...kept]).toEqual([
+      `the body is 10 bytes over the ${limit}-byte limit: send at most ${limit} bytes`,
+      `the body is 15 bytes over the ${limit}-byte limit: send at most ${limit} bytes`,
+    ]);
   }); // prettier-ignore
 
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {

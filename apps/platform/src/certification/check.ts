@@ -64,6 +64,8 @@ export interface RunState {
   menuIds?: string[];
   /** The POS's id of the order the runner placed; the DSP's id of the order it sent. */
   orderId?: string;
+  /** Every order id the DSP's new_order webhooks named so far (each ending event gets a new one). */
+  orderIds?: string[];
   /** The reference of the order the events were about (events). */
   referenceId?: string;
 }

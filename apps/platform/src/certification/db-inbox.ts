@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { newId } from '../db/ids.ts';
 import { certificationFiles, certificationWebhooks } from '../db/schema/index.ts';
 import { callbackUrl } from '../onboarding/integrations.ts';
+import { parseJsonBody } from '@stream/contracts/server/input';
 import { parseJson } from '../connectors/index.ts';
 import type { Inbox, ReceivedWebhook } from './inbox.ts';
 
@@ -46,7 +47,9 @@ export function dbInbox(ctx: AppContext, runId: string): Inbox {
             at: row.receivedAt.getTime(),
             path: row.path,
             raw: row.raw,
-            body: parseJson(row.raw),
+            // As the platform reads it: an accepted body with the platform's parser (`__proto__` keys
+            // dropped, as production drops them), a refused one as far as it reads (`readWebhookBody`).
+            body: row.refused ? parseJson(row.raw) : parseJsonBody(Buffer.from(row.raw)),
             signature: row.signature as ReceivedWebhook['signature'],
             ...(row.refused ? { refused: row.refused } : {}),
           };

@@ -15,7 +15,7 @@ import { normalizeCatalog } from '../menus/catalog.ts';
 import { resolve, toV1, toV2 } from '../menus/build.ts';
 import { problemsMessage, validateDspOrder } from '../orders/validate.ts';
 import type { Check, CheckRun } from './check.ts';
-import { oauthChecks, webhookCheck } from './shared-checks.ts';
+import { askForWebhook, oauthChecks, webhookCheck, type WebhookAsk } from './shared-checks.ts';
 
 /** What a DSP must pass: the calls the platform makes to it, the menu files, and its webhooks. */
 
@@ -51,13 +51,41 @@ function exampleMenuFile(form: 'v1' | 'v2') {
   return form === 'v1' ? toV1(resolved) : toV2(resolved);
 }
 
-/** The events that end the order: sent after the webhooks about it (a DSP may refuse those for an ended order). */
+/** The events that end an order: each is sent about an order of its own (`freshOrder`). */
 const ENDS_ORDER = new Set<string>([
   'fail',
   'cancel',
 ] satisfies (keyof typeof dspReceiveEvent.request.examples)[]);
 
-/** One check per event example of the contract: those that end the order, or the others. */
+const NEW_ORDER: Omit<WebhookAsk, 'why'> = {
+  type: 'new_order',
+  schema: NewOrderWebhook,
+  names: { location_id: STORE },
+};
+
+/**
+ * Another order of the DSP's, for an event that ends it: production never sends an event about an
+ * order that has ended (failed, cancelled), and a DSP may refuse one (409), so each ending is tested on
+ * an order nothing has ended yet. It must be new: an id the DSP sent before may be an ended order.
+ */
+async function freshOrder(t: CheckRun, ending: string): Promise<string> {
+  const sent = t.need('orderIds', 'dsp.webhooks.new-order');
+  const why = `The kit ${ending} that order: each event that ends an order is sent about an order of its own.`;
+  const body = (await askForWebhook(t, { ...NEW_ORDER, why }, { location_id: storeOf(t) })) as {
+    order: DspOrder;
+  };
+  const { id } = body.order;
+  if (sent.includes(id)) {
+    t.fail(
+      `The new_order names order.id ${JSON.stringify(id)}, an order you sent before, which may have ended: ` +
+        'send a new order, with an id of its own, each time the kit asks for one.',
+    );
+  }
+  t.state.orderIds = [...sent, id];
+  return id;
+}
+
+/** One check per event example of the contract: those that end an order, or the others (about the run's order). */
 const eventChecks = (ending: boolean): Check[] =>
   Object.entries(dspReceiveEvent.request.examples)
     .filter(([name]) => ENDS_ORDER.has(name) === ending)
@@ -66,10 +94,11 @@ const eventChecks = (ending: boolean): Check[] =>
       title: `${example.value.type} is acknowledged`,
       guide: example.value.type.startsWith('location.order') ? GUIDE.fulfillment : GUIDE.locations,
       async run(t) {
+        const order = ending ? await freshOrder(t, `sends ${example.value.type} about`) : orderOf(t);
         const body = {
           ...example.value,
           location_id: storeOf(t),
-          ...('order_id' in example.value ? { order_id: orderOf(t) } : {}),
+          ...('order_id' in example.value ? { order_id: order } : {}),
         };
         const answer = await t.call({ method: 'POST', path: dspReceiveEvent.path, body, token: tokenOf(t) });
         t.expect2xx(answer, `POST ${dspReceiveEvent.path} (${body.type})`);
@@ -164,15 +193,14 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       id: 'dsp.webhooks.new-order',
       title: 'new_order is sent, signed, and passes the order rules',
       guide: GUIDE.orders,
-      type: 'new_order',
-      schema: NewOrderWebhook,
-      names: { location_id: STORE },
+      ...NEW_ORDER,
       about: (t) => ({ location_id: storeOf(t) }),
       verify(t, body) {
         const { order } = body as { order: DspOrder };
         const checked = validateDspOrder(order, { receivedAtMs: Date.now(), defaultSource: 'example-dsp' });
         if (!checked.ok) t.fail(`The order breaks the order rules: ${problemsMessage(checked.problems)}.`);
         t.state.orderId = order.id;
+        t.state.orderIds = [order.id];
         const menuIds = t.state.menuIds;
         if (!menuIds)
           return t.note('Its item ids were not checked: no menu file was downloaded (dsp.menu.v1).');
@@ -187,8 +215,8 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       },
     }),
     ...eventChecks(false),
-    // Asked for while the order is open: production refuses a delivery status for a failed or
-    // cancelled order (409 invalid_transition), and a DSP may do the same.
+    // The run's order stays open until the DSP cancels it: production refuses a delivery status for
+    // an ended order (409 invalid_transition), and a DSP may refuse a cancel_order for one.
     webhookCheck({
       id: 'dsp.webhooks.delivery-status',
       title: 'delivery_status_update is sent, signed',
@@ -198,7 +226,6 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       names: { location_id: STORE, order_id: ORDER },
       about,
     }),
-    ...eventChecks(true),
     webhookCheck({
       id: 'dsp.webhooks.cancel-order',
       title: 'cancel_order is sent, signed',
@@ -208,6 +235,8 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       names: { location_id: STORE, order_id: ORDER },
       about,
     }),
+    // The kit's own endings, each about a new order of the DSP's.
+    ...eventChecks(true),
     webhookCheck({
       id: 'dsp.webhooks.store-status',
       title: 'store_status_update is sent, signed',

@@ -30,6 +30,11 @@ export interface Fault {
   type?: RegExp;
   /** Break nothing until a request whose body `type` is this went through (a partner with state). */
   after?: string;
+  /**
+   * A partner with state: sees every request first (its path and JSON body) and answers `short`'s
+   * way when it returns an answer, else lets the rest of the fault apply.
+   */
+  decide?: (path: string, body: any) => { status: number; body: unknown } | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Break the partner's webhook of this type: rewrite its body and/or spoil its signature. */
   webhook?: {
     type: string;
@@ -49,13 +54,15 @@ const read = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
-const typeOfRaw = (raw: Buffer): unknown => {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const jsonOfRaw = (raw: Buffer): any => {
   try {
-    return (JSON.parse(raw.toString('utf8')) as { type?: unknown }).type;
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     return undefined;
   }
 };
+const typeOfRaw = (raw: Buffer): unknown => (jsonOfRaw(raw) as { type?: unknown } | undefined)?.type;
 
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
@@ -93,6 +100,13 @@ export async function faultyPartner(
         return;
       }
 
+      const decided = fault.decide?.(path, jsonOfRaw(raw));
+      if (decided) {
+        res
+          .writeHead(decided.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(decided.body));
+        return;
+      }
       const hit =
         armed &&
         (!fault.method || fault.method === req.method) &&

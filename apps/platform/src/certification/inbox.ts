@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import { verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
 import { CodedError } from '@stream/contracts/errors';
 import { parseJsonBody } from '@stream/contracts/server/input';
@@ -27,20 +28,58 @@ export interface ReceivedWebhook {
 /** A webhook the platform would not read: its status and error code, and why, as a clause. */
 export interface WebhookRefusal {
   status: number;
-  code: 'unsupported_media_type' | 'invalid_json' | 'validation_failed';
+  code: 'unsupported_media_type' | 'payload_too_large' | 'invalid_json' | 'validation_failed';
   reason: string;
 }
 
 const JSON_TYPE = /^application\/(?:json|[\w.-]+\+json)\s*(?:;.*)?$/i;
 
+/** A webhook's bytes as read (`readBoundedBody`): `raw` is empty when `size` is past `limit`. */
+export interface WebhookBytes {
+  raw: Buffer;
+  size: number;
+  limit: number;
+}
+
+/**
+ * Reads a body up to `limit` bytes, as the platform's parsers would. Past it the bytes are counted,
+ * not kept (the platform refuses the body 413; the inbox records by how much): a declared
+ * Content-Length past it is taken at its word and the body left unread.
+ */
+export function readBoundedBody(
+  stream: Readable,
+  limit: number,
+  contentLength: string | undefined,
+): Promise<WebhookBytes> {
+  const declared = Number(contentLength);
+  if (declared > limit) {
+    stream.resume(); // discarded
+    return Promise.resolve({ raw: Buffer.alloc(0), size: declared, limit });
+  }
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) chunks = [];
+      else chunks.push(c);
+    });
+    stream.on('end', () =>
+      resolve({ raw: size > limit ? Buffer.alloc(0) : Buffer.concat(chunks), size, limit }),
+    );
+    stream.on('error', reject);
+  });
+}
+
 /**
  * Reads a webhook's body as the platform reads it (`installBodyParsers`, then a webhook's schema):
- * another Content-Type is 415, a body that is empty or not JSON 400, text PostgreSQL cannot store
- * 400. Both inboxes (the CLI's, a run's route) refuse with this, so both say the same.
+ * another Content-Type is 415, a body past the limit 413, one that is empty or not JSON 400, text
+ * PostgreSQL cannot store 400. Both inboxes (the CLI's, a run's route) refuse with this, so both say
+ * the same.
  */
 export function readWebhookBody(
   contentType: string | undefined,
-  raw: Buffer,
+  { raw, size, limit }: WebhookBytes,
 ): { body: unknown; refused?: WebhookRefusal } {
   // The body as far as it reads, so a check can still tell which webhook type was refused.
   const refuse = (status: number, code: WebhookRefusal['code'], reason: string) => ({
@@ -52,6 +91,13 @@ export function readWebhookBody(
       415,
       'unsupported_media_type',
       `Content-Type ${contentType ?? '(none)'}: send the body as application/json`,
+    );
+  }
+  if (size > limit) {
+    return refuse(
+      413,
+      'payload_too_large',
+      `the body is ${size - limit} bytes over the ${limit}-byte limit: send at most ${limit} bytes`,
     );
   }
   if (raw.length === 0) return refuse(400, 'invalid_json', "the body is empty: send the webhook's JSON");
@@ -86,21 +132,8 @@ export interface Inbox {
   close(): Promise<void>;
 }
 
+/** The platform's default body limit (`BODY_LIMIT`). */
 const MAX_BODY = 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) req.destroy(new Error('body too large'));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 /**
  * A small HTTP server on `host:port` (port 0: any free one). `publicUrl` is the address to give the
@@ -129,9 +162,10 @@ export async function listenInbox(opts: {
       if (req.method !== 'POST' || !path.startsWith('/webhooks')) {
         return answer(404, { error: { code: 'not_found', message: `Nothing at ${req.method} ${path}.` } });
       }
-      const raw = await readBody(req);
+      const bytes = await readBoundedBody(req, MAX_BODY, req.headers['content-length']);
+      const { raw } = bytes;
       const problem = verifySignature(opts.secret, raw, req.headers['stream-webhook-signature']);
-      const { body, refused } = readWebhookBody(req.headers['content-type'], raw);
+      const { body, refused } = readWebhookBody(req.headers['content-type'], bytes);
       received.push({
         at: Date.now(),
         path,

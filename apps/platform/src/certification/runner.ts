@@ -31,6 +31,15 @@ export function menuFormProblem(kind: CertificationKind): string | undefined {
   return `applies only to DSP runs; ${NO_MENU[kind]} has no menu file to check: leave it out`;
 }
 
+/**
+ * Why a run of `kind` cannot take the OAuth client or a merchant token (an event provider has no
+ * OAuth: the kit would not use them), as a clause the CLI prefixes with the flag; undefined otherwise.
+ */
+export function oauthProblem(kind: CertificationKind): string | undefined {
+  if (kind !== 'events') return undefined;
+  return 'applies only to POS and DSP runs; an event provider has no OAuth to check: leave it out';
+}
+
 export type RunOptions = Omit<RunContext, 'state'> & {
   /** A merchant access token to use instead of the OAuth flow (whose checks are then skipped). */
   token?: string;

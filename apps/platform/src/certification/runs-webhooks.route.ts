@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { receiveCertificationWebhook } from '@stream/contracts/apis/partner/certification';
 import { verifySignature } from '@stream/contracts/server/signature';
@@ -6,22 +7,27 @@ import { certificationRuns, certificationWebhooks, partners } from '../db/schema
 import { ApiError } from '../http/errors.ts';
 import { mount } from '../http/route.ts';
 import { webhookSecretOf } from '../partners/service.ts';
-import { readWebhookBody, refusalMessage } from './inbox.ts';
+import { readBoundedBody, readWebhookBody, refusalMessage, type WebhookBytes } from './inbox.ts';
 
 /**
  * POST /certification/runs/{run_id}/webhooks: a running certification's inbox. Every webhook is kept,
  * one the platform would refuse too (the check that waits for it says why it failed), then answered as
- * the platform would answer it: 415 for another Content-Type, 400 for a body that is not JSON, 401 for
- * a bad signature. So the route takes any body as bytes (its own scope's parser) and reads it itself,
- * as the CLI's inbox does (`readWebhookBody`): the common parsers would refuse it before it is kept.
+ * the platform would answer it: 415 for another Content-Type, 413 past the body limit (kept as by how
+ * much, not its bytes), 400 for a body that is not JSON, 401 for a bad signature. So the route takes
+ * any body as bytes (its own scope's parser, which counts past the limit rather than fail) and reads it
+ * itself, as the CLI's inbox does (`readWebhookBody`): the common parsers would refuse it unkept.
  */
 export function registerRunWebhooksRoute(app: FastifyInstance): void {
   void app.register(async (inbox) => {
     inbox.removeAllContentTypeParsers();
-    inbox.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
-      req.rawBody = body as Buffer;
-      done(null, undefined);
-    });
+    // The parsed body is the bytes as read: the handler reads them as the platform would.
+    inbox.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage) =>
+      readBoundedBody(
+        payload,
+        req.routeOptions.bodyLimit ?? app.ctx.config.bodyLimit,
+        req.headers['content-length'],
+      ),
+    );
     mount(inbox, receiveCertificationWebhook, async (req) => {
       const { db, config } = app.ctx;
       const [found] = await db
@@ -32,8 +38,11 @@ export function registerRunWebhooksRoute(app: FastifyInstance): void {
       if (!found || (found.status !== 'running' && found.status !== 'queued')) {
         throw new ApiError('certification_run_not_found', `No running certification ${req.params.run_id}.`);
       }
-      const raw = req.rawBody ?? Buffer.alloc(0);
-      const { refused } = readWebhookBody(req.headers['content-type'], raw);
+      const limit = req.routeOptions.bodyLimit ?? config.bodyLimit;
+      const bytes = (req.body as WebhookBytes | undefined) ?? { raw: Buffer.alloc(0), size: 0, limit };
+      const { raw } = bytes;
+      const { refused } = readWebhookBody(req.headers['content-type'], bytes);
+      // A body past the limit is not kept, so its signature checks against none: the refusal is what the check reports.
       const problem = verifySignature(
         webhookSecretOf(config.encryptionKey, found.partner),
         raw,

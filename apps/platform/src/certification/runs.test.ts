@@ -260,6 +260,66 @@ describe('POST /certification/runs', () => {
     }
   }); // prettier-ignore
 
+  it('a webhook over the body limit is answered 413, recorded as by how much (not its bytes), and the check says it was refused as too large', async () => {
+    const events = sandbox['sandbox-events']!;
+    const limit = world.platform.app.ctx.config.bodyLimit;
+    const huge = JSON.stringify({ type: 'order.assign.driver', padding: 'x'.repeat(limit) });
+    const proxy = await faultyPartner(
+      events.base_url,
+      { webhook: { type: 'order.assign.driver', raw: huge } },
+      events.webhook_secret,
+    );
+    const { db } = world.platform.app.ctx;
+    const registered = eq(partners.slug, 'sandbox-events');
+    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
+    try {
+      const id = (await start('sandbox-events')).body.run._id;
+      const run = await finished('sandbox-events', id);
+      const inbox = `${world.url}/certification/runs/${id}/webhooks`;
+      const over = Buffer.byteLength(huge) - limit;
+      const reason = `the body is ${over} bytes over the ${limit}-byte limit: send at most ${limit} bytes`;
+      const check = run.report.checks.find((c: { id: string }) => c.id === 'events.webhooks.assign-driver');
+      expect(check).toMatchObject({
+        status: 'failed',
+        fix: `The order.assign.driver webhook reached ${inbox} and was refused 413, as the platform refuses it: ${reason}.`,
+      });
+      expect(check.exchanges.at(-1)).toMatchObject({ direction: 'received', url: inbox, status: 413 });
+      const kept = await db.select().from(certificationWebhooks).where(eq(certificationWebhooks.runId, id));
+      const refused = kept.filter((w) => w.refused);
+      expect(refused.map((w) => [w.raw, w.refused])).toEqual([['', { status: 413, code: 'payload_too_large', reason }]]);
+    } finally {
+      await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
+  it("a run reads an accepted webhook as production does: a __proto__ key is dropped, not reported as sent", async () => {
+    const events = sandbox['sandbox-events']!;
+    const proxy = await faultyPartner(
+      events.base_url,
+      { webhook: { type: 'order.assign.driver', body: (b) => ({ ['__proto__']: { injected: true }, ...b }) } },
+      events.webhook_secret,
+    );
+    const { db } = world.platform.app.ctx;
+    const registered = eq(partners.slug, 'sandbox-events');
+    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
+    try {
+      const id = (await start('sandbox-events')).body.run._id;
+      const run = await finished('sandbox-events', id);
+      const check = run.report.checks.find((c: { id: string }) => c.id === 'events.webhooks.assign-driver');
+      expect(check.status).toBe('passed');
+      const received = check.exchanges.at(-1);
+      expect(received).toMatchObject({ direction: 'received', request_body: { type: 'order.assign.driver' } });
+      expect(Object.keys(received.request_body)).not.toContain('__proto__');
+      // What arrived is kept as sent.
+      const kept = await db.select().from(certificationWebhooks).where(eq(certificationWebhooks.runId, id));
+      expect(kept.some((w) => w.raw.startsWith('{"__proto__":{"injected":true},'))).toBe(true);
+    } finally {
+      await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
   it("a run's inbox answers what it cannot read as the platform does (415, 400) and keeps it with why", async () => {
     await world.pos.switches({ slow_ms: 200 });
     try {

@@ -135,4 +135,24 @@ describe('stream-platform certify', () => {
       );
     }
   });
+
+  it('exits 2 for --client-id, --client-secret or --token on an events run (no OAuth there), before the run, rather than ignore them', async () => {
+    const events = ['events', '--base-url', posUrl, '--webhook-secret', secret];
+    const runs = await Promise.all([
+      certify(...events, ...credentials),
+      certify(...events, '--client-secret', client.client_secret),
+      certify(...events, '--token', 'a-merchant-token'),
+    ]);
+    const said = (flag: string) =>
+      `--${flag} applies only to POS and DSP runs; an event provider has no OAuth to check: leave it out.`;
+    for (const [run, flag] of [
+      [runs[0]!, 'client-id'],
+      [runs[1]!, 'client-secret'],
+      [runs[2]!, 'token'],
+    ] as const) {
+      expect([run.code, run.stdout]).toEqual([2, '']);
+      expect(run.stderr).toContain(said(flag));
+      expect(run.stderr).not.toContain('Certifying'); // refused before the run
+    }
+  });
 });

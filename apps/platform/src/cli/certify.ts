@@ -4,7 +4,7 @@ import { CERTIFICATION_KINDS, type CertificationKind } from '@stream/contracts/c
 import { CALL_TIMEOUT_MS } from '../certification/check.ts';
 import { listenInbox } from '../certification/inbox.ts';
 import { checkLines, summaryLine, toJUnit } from '../certification/report.ts';
-import { menuFormProblem, runCertification } from '../certification/runner.ts';
+import { menuFormProblem, oauthProblem, runCertification } from '../certification/runner.ts';
 import { parseFlags, printJson, requireFlags } from './args.ts';
 import { CliError, UsageError } from './errors.ts';
 
@@ -21,7 +21,8 @@ export const CERTIFY_USAGE = `Usage:
       --client-id/--client-secret
                          the OAuth client you issued to the platform (POS, DSP): the OAuth checks
                          log a test merchant in with them; --token instead uses a merchant access
-                         token you already have (the OAuth checks are then skipped: not certifiable)
+                         token you already have (the OAuth checks are then skipped: not certifiable);
+                         all three are refused for events, which have no OAuth
       --listen           where the kit takes your webhooks and serves menu files (default
                          127.0.0.1:0, any free port); --public-url is that address as your
                          implementation reaches it (a tunnel, a container host)
@@ -45,6 +46,14 @@ const FLAGS = [
   'json',
   'junit',
 ] as const;
+
+/** The flags only some kinds take, and why a kind cannot: given anyway, they are refused, not ignored. */
+const KIND_FLAGS: Partial<Record<(typeof FLAGS)[number], (kind: CertificationKind) => string | undefined>> = {
+  'client-id': oauthProblem,
+  'client-secret': oauthProblem,
+  token: oauthProblem,
+  'menu-form': menuFormProblem,
+};
 
 function positive(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -124,6 +133,11 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
   const flags = parseFlags(args, FLAGS, CERTIFY_USAGE);
   if (!flags) return console.log(CERTIFY_USAGE);
   requireFlags(flags, ['base-url', 'webhook-secret'], `certify ${kind}`, CERTIFY_USAGE);
+  for (const [flag, problemOf] of Object.entries(KIND_FLAGS)) {
+    const problem =
+      flags[flag as keyof typeof KIND_FLAGS] === undefined ? undefined : problemOf(kind as CertificationKind);
+    if (problem) throw new UsageError(`--${flag} ${problem}.`, CERTIFY_USAGE);
+  }
   const hasClient = flags['client-id'] !== undefined || flags['client-secret'] !== undefined;
   if (hasClient) requireFlags(flags, ['client-id', 'client-secret'], `certify ${kind}`, CERTIFY_USAGE);
   if (hasClient && flags.token !== undefined) {
@@ -139,8 +153,6 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
   if (menuForm !== 'v1' && menuForm !== 'v2') {
     throw new UsageError(`--menu-form must be v1 or v2 (got "${menuForm}").`, CERTIFY_USAGE);
   }
-  const notDsp = flags['menu-form'] === undefined ? undefined : menuFormProblem(kind as CertificationKind);
-  if (notDsp) throw new UsageError(`--menu-form ${notDsp}.`, CERTIFY_USAGE);
   const baseUrl = baseUrlOf(flags['base-url']!);
   const docsUrl = (process.env.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
   const json = reportFile(flags.json, 'json');

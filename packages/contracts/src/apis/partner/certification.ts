@@ -172,7 +172,8 @@ export const receiveCertificationWebhook = defineOperation({
 certification trigger). Sign them with \`Stream-Webhook-Signature\`, as for the platform, and send them as
 \`application/json\`. Each is kept with its signature verdict, and one the platform would refuse with why, for the
 check that waits for it (its fix says so); it is answered as the platform would: 415 for another Content-Type,
-400 for a body that is empty or not JSON, 401 for a bad signature.`,
+413 for a body over the platform's body limit (kept as by how many bytes, not its bytes), 400 for a body that is
+empty or not JSON, 401 for a bad signature.`,
   tags: ['Certification'],
   security: { kind: 'none' },
   servedBy: 'platform',
@@ -188,6 +189,7 @@ check that waits for it (its fix says so); it is answered as the platform would:
   responses: { 200: { description: 'Kept.', schema: z.object({}), example: {} } },
   errors: [
     'unsupported_media_type',
+    'payload_too_large',
     'invalid_json',
     'validation_failed',
     'signature_missing',
