@@ -463,6 +463,26 @@ describe('discounts by type and scope', () => {
     for (const t of r.order.taxes) expect(t.taxableAmount).toBeGreaterThanOrEqual(0);
   });
 
+  // What is left of a unit after earlier line discounts is what a unit discount (Reward, BOGO) takes
+  // from; fries x2 at 400 each, burger 1000, beer 600.
+  const fries = { items: ['fries'] };
+  it.each<[string, Discount[], number[]]>([
+    ['an Order Reward after an Order AdjustedItem takes what is left of the unit', [{ discountScope: 'Order', discountType: 'AdjustedItem', discountValue: 100 }, { discountScope: 'Order', discountType: 'Reward' }], [400, 300]],
+    ['an Order Reward after an Item SetPrice takes the set price', [{ discountScope: 'Item', discountType: 'SetPrice', discountValue: 150, conditions: fries }, { discountScope: 'Order', discountType: 'Reward' }], [500, 150]],
+    ['an Order Reward after a BOGO takes the unit still paid for, whole', [{ discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: fries }, { discountScope: 'Order', discountType: 'Reward' }], [400, 400]],
+    ['a BOGO after a Reward took the free unit finds it free already', [{ discountScope: 'Order', discountType: 'Reward' }, { discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: fries }], [400, 0]],
+    ['a Reward capped by its value, after an AdjustedItem', [{ discountScope: 'Item', discountType: 'AdjustedItem', discountValue: 350, conditions: fries }, { discountScope: 'Item', discountType: 'Reward', discountValue: 80, conditions: fries }], [700, 50]],
+    ['an Item SetPrice after a Reward leaves the free unit free', [{ discountScope: 'Order', discountType: 'Reward' }, { discountScope: 'Item', discountType: 'SetPrice', discountValue: 150, conditions: fries }], [400, 250]],
+  ])('%s', (_what, discounts, taken) => {
+    const r = priceWith(discounts, ITEMS);
+    const o = r.order;
+    expect(o.discounts.map((d) => [d.valid, d.discountValue])).toEqual(taken.map((t) => [true, t]));
+    expect(o.discountTotal).toBe(taken.reduce((a, b) => a + b, 0));
+    // Line discounts add up to the order's, and no line goes below 0.
+    expect(o.items.flatMap((i) => i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBe(o.discountTotal);
+    for (const i of o.items) expect(i.price - (i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBeGreaterThanOrEqual(0);
+  }); // prettier-ignore
+
   it('never takes more than what is left after earlier discounts', () => {
     const r = priceWith([{ discountScope: 'Order', discountType: 'PercentOff', discountValue: 90 }, { discountScope: 'Order', discountType: 'AmountOff', discountValue: 1000 }], ITEMS);
     expect(r.order.discounts.map((d) => d.discountValue)).toEqual([2160, 240]);
