@@ -69,6 +69,13 @@ export function applyDiscounts(
     }
     const taken = amounts(def, lines, targets, unitsLeft, orderLeft());
     const perLine = taken.units.map(sum);
+    // A set price not below the price takes nothing: not applied, so it uses no limit and blocks no combining.
+    if (def.discountType === 'SetPrice' && taken.before.cents <= def.discountValue) {
+      const base = BASE_NAMES[taken.before.what](taken.before.cents);
+      return refuse(
+        `${def.displayName}: its set price of ${def.discountValue} cents is not below ${base}, so it takes nothing and was not applied.`,
+      );
+    }
     const answer: OrderDiscount = {
       id,
       sourceDiscount: def.id,
@@ -176,6 +183,19 @@ function off(d: AvailableDiscount, base: number, units = 1): number {
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
+/** What a discount takes, and what its base cost before it (to say why a `SetPrice` took nothing). */
+interface Taken {
+  units: number[][];
+  order: number;
+  before: { cents: number; what: 'order' | 'unit' | 'free unit' | 'together' };
+}
+const BASE_NAMES: Record<Taken['before']['what'], (cents: number) => string> = {
+  order: (c) => `the order's ${c} cents`,
+  unit: (c) => `the ${c} cents its dearest unit costs`,
+  'free unit': (c) => `the ${c} cents its dearest free unit costs`,
+  together: (c) => `the ${c} cents its items cost together`,
+};
+
 /**
  * The cents one discount takes off each unit of each line, and off the order as a whole. `left` is
  * what earlier line discounts left of each unit: a unit discount (Reward, BOGO, a per-unit price)
@@ -188,14 +208,17 @@ function amounts(
   targets: readonly number[],
   left: readonly (readonly number[])[],
   orderLeft: number,
-): { units: number[][]; order: number } {
+): Taken {
   const taken = left.map((units) => units.map(() => 0));
   let total = 0;
+  // What the base costs before this discount: its dearest unit for a unit discount.
+  let before = 0;
   const unitLeft = (i: number, u: number) => left[i]![u]! - taken[i]![u]!;
   const lineLeft = (i: number) => sum(left[i]!) - sum(taken[i]!);
   // Never more than what is left of the unit (or line), nor of the order (an order discount before it counts).
   const fit = (cents: number, most: number) => Math.max(0, Math.min(cents, most, orderLeft - total));
   const takeUnit = (i: number, u: number, cents: number) => {
+    before = Math.max(before, unitLeft(i, u));
     const c = fit(cents, unitLeft(i, u));
     taken[i]![u]! += c;
     total += c;
@@ -216,28 +239,32 @@ function amounts(
     const i = [...targets].sort((a, b) => lines[a]!.unit - lines[b]!.unit)[0]!;
     const u = unitsOf(i)[0]!;
     takeUnit(i, u, off(d, unitLeft(i, u)));
-    return { units: taken, order: 0 };
+    return { units: taken, order: 0, before: { cents: before, what: 'unit' } };
   }
   const perUnit = d.discountType === 'AdjustedItem' || d.discountType === 'SetPrice';
   switch (d.discountScope) {
     case 'Order':
       if (d.discountType === 'AdjustedItem') {
         lines.forEach((_, i) => eachUnit(i));
-        return { units: taken, order: 0 };
+        return { units: taken, order: 0, before: { cents: before, what: 'unit' } };
       }
-      return { units: taken, order: Math.min(orderLeft, off(d, orderLeft)) };
+      return {
+        units: taken,
+        order: Math.min(orderLeft, off(d, orderLeft)),
+        before: { cents: orderLeft, what: 'order' },
+      };
     case 'Item':
       for (const i of targets) {
         if (perUnit) eachUnit(i);
         else takeLine(i, off(d, lineLeft(i), lines[i]!.line.qty));
       }
-      return { units: taken, order: 0 };
+      return { units: taken, order: 0, before: { cents: before, what: 'unit' } };
     case 'Multiple': {
       const base = sum(targets.map(lineLeft));
       const units = sum(targets.map((i) => lines[i]!.line.qty));
       const all = d.discountType === 'SetPrice' ? Math.max(0, base - d.discountValue) : off(d, base, units);
       spread(Math.min(all, base), targets.map(lineLeft)).forEach((cents, k) => takeLine(targets[k]!, cents));
-      return { units: taken, order: 0 };
+      return { units: taken, order: 0, before: { cents: base, what: 'together' } };
     }
     case 'BOGO': {
       // Every target unit by price, dearest first; of each pair the second (cheaper) one is the base.
@@ -248,7 +275,7 @@ function amounts(
         const [i, u] = units[k]!;
         takeUnit(i, u, off(d, unitLeft(i, u)));
       }
-      return { units: taken, order: 0 };
+      return { units: taken, order: 0, before: { cents: before, what: 'free unit' } };
     }
   }
 }

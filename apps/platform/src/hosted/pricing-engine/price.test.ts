@@ -483,6 +483,19 @@ describe('discounts by type and scope', () => {
     for (const i of o.items) expect(i.price - (i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBeGreaterThanOrEqual(0);
   }); // prettier-ignore
 
+  it.each<[string, Discount, string]>([
+    ['Order', { discountScope: 'Order', discountType: 'SetPrice', discountValue: 3000 }, "X0: its set price of 3000 cents is not below the order's 2400 cents, so it takes nothing and was not applied."],
+    ['Item', { discountScope: 'Item', discountType: 'SetPrice', discountValue: 1000, conditions: { items: ['fries', 'beer'] } }, 'X0: its set price of 1000 cents is not below the 600 cents its dearest unit costs, so it takes nothing and was not applied.'],
+    ['Multiple', { discountScope: 'Multiple', discountType: 'SetPrice', discountValue: 1800, conditions: burgerAndFries }, 'X0: its set price of 1800 cents is not below the 1800 cents its items cost together, so it takes nothing and was not applied.'],
+    ['BOGO', { discountScope: 'BOGO', discountType: 'SetPrice', discountValue: 450, conditions: burgerAndFries }, 'X0: its set price of 450 cents is not below the 400 cents its dearest free unit costs, so it takes nothing and was not applied.'],
+  ])('a %s SetPrice at or above the current price is not applied, with a WARNING that says why', (_scope, discount, why) => {
+    // Not combinable: a discount that took nothing does not keep the next one out.
+    const r = priceWith([{ ...discount, combinable: false }, { discountScope: 'Order', discountType: 'AmountOff', discountValue: 100 }], ITEMS);
+    expect(r.order.discounts.map((d) => [d.valid, d.discountValue])).toEqual([[false, 0], [true, 100]]);
+    expect(r.messages).toEqual([{ id: 'discounts[0]', message: why, messageType: 'WARNING' }]);
+    expect(r.order.discountTotal).toBe(100);
+  }); // prettier-ignore
+
   it('never takes more than what is left after earlier discounts', () => {
     const r = priceWith([{ discountScope: 'Order', discountType: 'PercentOff', discountValue: 90 }, { discountScope: 'Order', discountType: 'AmountOff', discountValue: 1000 }], ITEMS);
     expect(r.order.discounts.map((d) => d.discountValue)).toEqual([2160, 240]);
