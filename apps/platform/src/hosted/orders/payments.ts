@@ -71,7 +71,7 @@ export async function applyCardPayment(tx: Tx, order: OrderRow, payment: CreditC
   if (!paying && !CAPTURES.has(t.type)) {
     throw new ApiError(
       'transaction_type_not_accepted',
-      `${t.type} is not a payment: this endpoint applies payments (${PAYING.join(', ')}) and captures of an authorization (FULL_CAPTURE, PARTIAL_CAPTURE); voids, reversals, refunds and releases are not recorded, and the order's payments stay as they were.`,
+      `${t.type} is not a payment: an order takes payments (${PAYING.join(', ')}) and captures of an authorization (FULL_CAPTURE, PARTIAL_CAPTURE); voids, reversals, refunds and releases are not recorded, and the order's payments stay as they were.`,
     );
   }
   if (!PAYABLE.has(order.status)) {
