@@ -267,6 +267,19 @@ export const ERROR_CODES = {
     status: 422,
     description: 'The payment is larger than what the order still owes.',
   },
+  transaction_type_not_accepted: {
+    status: 422,
+    description:
+      'A void, reversal, refund or release is not a payment; only payments and captures are applied to an order.',
+  },
+  capture_without_authorization: {
+    status: 409,
+    description: 'The capture has no uncaptured authorization of the same card on the order to complete.',
+  },
+  capture_exceeds_authorization: {
+    status: 422,
+    description: 'The capture is larger than the amount the card authorized.',
+  },
   address_not_found: {
     status: 422,
     description: 'The geocoder found no place for the address; check street, city, state and postal code.',

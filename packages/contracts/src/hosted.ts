@@ -8,8 +8,27 @@ import { describedAs } from './openapi/described-as.ts';
  * the success envelope `{data, message, messagesDetails}`.
  */
 
+const SERVICE_TYPES = [
+  'None',
+  'GrubHubEMail',
+  'DoorDash',
+  'GrubHub',
+  'UberEats',
+  'GoogleOrdering',
+  'Menufy',
+  'Kanekt365',
+] as const;
+/** `; "Uber" is not one` for a short string sent, nothing for anything else. */
+const shown = (input: unknown) =>
+  typeof input === 'string' && input.length <= 40 ? `; ${JSON.stringify(input)} is not one` : '';
 export const ServiceType = z
-  .enum(['None', 'GrubHubEMail', 'DoorDash', 'GrubHub', 'UberEats', 'GoogleOrdering', 'Menufy', 'Kanekt365'])
+  .enum(SERVICE_TYPES, {
+    // In the API's words (Zod's is "Invalid option", even for a missing X-Service-Type).
+    error: (issue) =>
+      issue.input === undefined
+        ? `is required: the service type, one of ${SERVICE_TYPES.join(', ')}`
+        : `must be a service type, one of ${SERVICE_TYPES.join(', ')}${shown(issue.input)}`,
+  })
   .meta({
     id: 'ServiceType',
     description:

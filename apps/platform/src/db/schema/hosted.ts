@@ -11,6 +11,7 @@ import {
   text,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import type { PricedOrder } from '@stream/contracts/apis/hr-orders/order';
@@ -160,6 +161,8 @@ export const cardTransactions = pgTable(
       .references(() => hostedOrders.id),
     /** `brand|last4|MM|YYYY`: a card pays an order once (successfully). */
     cardKey: text('card_key').notNull(),
+    /** On a capture: the authorization (or points reservation) it completes. */
+    authorizationId: integer('authorization_id').references((): AnyPgColumn => cardTransactions.id),
     status: text('status', { enum: ['SUCCESS', 'FAILURE'] }).notNull(),
     type: text('type').notNull(),
     amount: integer('amount').notNull(),
@@ -172,8 +175,16 @@ export const cardTransactions = pgTable(
   },
   (t) => [
     index('card_transactions_order').on(t.orderId, t.id),
+    // The card's one payment: a successful SALE, AUTHORIZATION or POINTS_RESERVATION of more than 0
+    // (`payments.ts` PAYING). Captures, failures and zero-amount card checks are recorded beside it.
     uniqueIndex('card_transactions_once_per_card')
       .on(t.orderId, t.cardKey)
+      .where(
+        sql`status = 'SUCCESS' AND type IN ('SALE', 'AUTHORIZATION', 'POINTS_RESERVATION') AND (amount > 0 OR tip > 0)`,
+      ),
+    // An authorization is captured once.
+    uniqueIndex('card_transactions_one_capture')
+      .on(t.authorizationId)
       .where(sql`status = 'SUCCESS'`),
   ],
 );

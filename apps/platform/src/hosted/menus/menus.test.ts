@@ -220,6 +220,25 @@ describe('Menu API', () => {
   }); // prettier-ignore
 });
 
+describe('PATCH /Menus/{menuName}: invalid_patch says what is wrong in its own words', () => {
+  it.each<[string, unknown[], string, string]>([
+    ['a prototype path', [{ op: 'add', path: '/__proto__/polluted', value: 1 }], 'body[0].path', "Operation 0 (add /__proto__/polluted) cannot be applied: /__proto__/polluted names __proto__, constructor or prototype, which no menu field is; nothing was changed."],
+    ['a move into itself, as the second operation', [{ op: 'test', path: '/displayName', value: 'Main' }, { op: 'move', from: '/groups/0', path: '/groups/0/items/0/x' }], 'body[1].path', 'Operation 1 (move /groups/0/items/0/x) cannot be applied: it moves /groups/0 into itself; nothing was changed.'],
+    ['a path through nothing', [{ op: 'replace', path: '/groups/9/items/0/isAvailable', value: true }], 'body[0].path', 'Operation 0 (replace /groups/9/items/0/isAvailable) cannot be applied: the menu has nothing at /groups/9/items/0/isAvailable; nothing was changed.'],
+    ['an add under nothing', [{ op: 'add', path: '/groups/9/items/0/isAvailable', value: true }], 'body[0].path', 'Operation 0 (add /groups/9/items/0/isAvailable) cannot be applied: the menu has no object or list at /groups/9/items/0 to add to; nothing was changed.'],
+    ['a list index that is not a number', [{ op: 'add', path: '/groups/x', value: {} }], 'body[0].path', 'Operation 0 (add /groups/x) cannot be applied: /groups is a list: its index must be a whole number, or - to append; nothing was changed.'],
+    ['an index past the end', [{ op: 'add', path: '/groups/50', value: {} }], 'body[0].path', 'Operation 0 (add /groups/50) cannot be applied: /groups has fewer than 50 items: use /groups/- to append; nothing was changed.'],
+    ['a from that names nothing', [{ op: 'copy', from: '/groups/9', path: '/groups/-' }], 'body[0].from', 'Operation 0 (copy /groups/-) cannot be applied: the menu has nothing at /groups/9 (its from); nothing was changed.'],
+  ])('%s', async (_what, body, field, message) => {
+    const res = await suite.world.hosted('PATCH', '/Menus/Main', { body });
+    expect(res.status).toBe(400);
+    expect(res.body.messagesDetails).toEqual([
+      { id: 'invalid_patch', message, messageType: 'ERROR' },
+      { id: field, message: message.replace(/^.*cannot be applied: (.*); nothing was changed\.$/, '$1'), messageType: 'ERROR' },
+    ]);
+  }); // prettier-ignore
+});
+
 describe('Menu API access', () => {
   it('is 404 for a store of a company not granted, an unknown store, and 401 without a token', async () => {
     await importCompany(suite.platform.app.ctx.db, suite.platform.config.encryptionKey, {

@@ -186,23 +186,76 @@ export async function patchStoreMenu(
   });
 }
 
+type PatchOp = z.output<typeof JsonPatch>[number];
+
+/** Applies the patch to a copy of the menu, operation by operation, so a refusal names its operation. */
 function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>): unknown {
-  try {
-    return jsonPatch.applyPatch(menu, patch as Operation[], true, false).newDocument;
-  } catch (err) {
-    // Everything the library throws is about the patch: a JsonPatchError with the operation's
-    // index, or a plain Error for a banned pointer (`/__proto__/...`).
-    const index = err instanceof jsonPatch.JsonPatchError ? (err.index ?? 0) : 0;
-    if (err instanceof jsonPatch.JsonPatchError && err.name === 'TEST_OPERATION_FAILED') {
-      throw new ApiError(
-        'patch_test_failed',
-        `Operation ${index} (test ${patch[index]?.path}) did not match the menu; nothing was changed.`,
-      );
+  let doc: unknown = structuredClone(menu);
+  patch.forEach((op, index) => {
+    // RFC 6902 4.4 (the library does not check it, and half-applies such a move).
+    if (op.op === 'move' && op.path.startsWith(`${op.from}/`)) {
+      throw refusal(index, op, 'path', `it moves ${op.from || 'the menu'} into itself`);
     }
-    const why = firstLine((err as Error).message ?? String(err));
-    throw new ApiError('invalid_patch', `Operation ${index} cannot be applied: ${why}.`, [
-      { path: `body[${index}]`, message: why },
-    ]);
+    try {
+      doc = jsonPatch.applyOperation(doc, op as Operation, true, true, true, index).newDocument;
+    } catch (err) {
+      if (err instanceof jsonPatch.JsonPatchError && err.name === 'TEST_OPERATION_FAILED') {
+        throw new ApiError(
+          'patch_test_failed',
+          `Operation ${index} (test ${op.path}) did not match the menu; nothing was changed.`,
+        );
+      }
+      const [field, why] = patchProblem(err, op);
+      throw refusal(index, op, field, why);
+    }
+  });
+  return doc;
+}
+
+const refusal = (index: number, op: PatchOp, field: 'path' | 'from', why: string) =>
+  new ApiError(
+    'invalid_patch',
+    `Operation ${index} (${op.op} ${op.path}) cannot be applied: ${why}; nothing was changed.`,
+    [{ path: `body[${index}].${field}`, message: why }],
+  );
+
+/**
+ * What is wrong with an operation the library refused, in the API's words (its own are about its
+ * options and internals). Everything it throws is about the patch: a JsonPatchError, or a plain
+ * Error for a banned pointer (`/__proto__/...`).
+ */
+function patchProblem(err: unknown, op: PatchOp): ['path' | 'from', string] {
+  const { path } = op;
+  const parent = path.slice(0, path.lastIndexOf('/'));
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const from = 'from' in op ? op.from : undefined;
+  const name = err instanceof jsonPatch.JsonPatchError ? err.name : undefined;
+  if (!name && /__proto__|prototype/.test((err as Error)?.message ?? '')) {
+    const field =
+      from !== undefined && /\/(__proto__|constructor|prototype)(\/|$)/.test(from) ? 'from' : 'path';
+    return [
+      field,
+      `${field === 'from' ? from : path} names __proto__, constructor or prototype, which no menu field is`,
+    ];
+  }
+  switch (name) {
+    case 'OPERATION_FROM_UNRESOLVABLE':
+      return ['from', `the menu has nothing at ${from} (its from)`];
+    case 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX':
+      return ['path', `${parent} is a list: its index must be a whole number, or - to append`];
+    case 'OPERATION_VALUE_OUT_OF_BOUNDS':
+      return ['path', `${parent} has fewer than ${last} items: use ${parent}/- to append`];
+    case 'OPERATION_PATH_CANNOT_ADD':
+      return ['path', `the menu has no object or list at ${parent} to add to`];
+    case 'OPERATION_PATH_UNRESOLVABLE':
+      return [
+        'path',
+        op.op === 'add'
+          ? `the menu has no object or list at ${parent} to add to`
+          : `the menu has nothing at ${path}`,
+      ];
+    default:
+      return ['path', `the menu has no place for it at ${path}`];
   }
 }
 
@@ -220,8 +273,6 @@ function holds(menu: unknown, pointer: string): boolean {
   }
   return true;
 }
-
-const firstLine = (s: string) => s.split('\n')[0]!.replace(/\.$/, '');
 
 /** Items and modifiers with `isAvailable: false`, by stock item id, each once. */
 export function outOfStockOf(menus: readonly Pick<MenuRow, 'menu'>[]): OutOfStockItem[] {

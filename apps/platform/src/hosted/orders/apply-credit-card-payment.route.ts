@@ -20,12 +20,8 @@ export function registerApplyCreditCardPaymentRoute(app: FastifyInstance): void 
         req.params.id,
         true,
       );
-      await applyCardPayment(tx, row, req.body.data);
+      const message = await applyCardPayment(tx, row, req.body.data);
       const order = await orderToWire(tx, row);
-      const message =
-        req.body.data.transaction.status === 'SUCCESS'
-          ? `Payment ${order.payments.length} applied to order ${order.id}.`
-          : `The failed transaction was recorded on order ${order.id}; it paid nothing.`;
       return { status: 200, body: hostedAnswer(order, message) };
     });
   });

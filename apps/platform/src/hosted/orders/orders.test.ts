@@ -149,6 +149,10 @@ describe('POST /PriceOrder', () => {
     const res = await suite.world.hosted('POST', '/PriceOrder', { body: { data: order() } });
     expect(res.status).toBe(400);
     expect(res.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-service-type');
+    const types = 'None, GrubHubEMail, DoorDash, GrubHub, UberEats, GoogleOrdering, Menufy, Kanekt365';
+    expect(res.body.messagesDetails[1]).toEqual({ id: 'headers.x-service-type', message: `is required: the service type, one of ${types}`, messageType: 'ERROR' });
+    const wrong = await suite.world.hosted('POST', '/PriceOrder', { serviceType: 'Uber', body: { data: order() } });
+    expect(wrong.body.messagesDetails[1]).toEqual({ id: 'headers.x-service-type', message: `must be a service type, one of ${types}; "Uber" is not one`, messageType: 'ERROR' });
     const menuOnly = await suite.world.partner.tokenWith(['menu']);
     const forbidden = await suite.world.hosted('POST', '/PriceOrder', {
       token: menuOnly,
@@ -156,7 +160,7 @@ describe('POST /PriceOrder', () => {
       body: { data: order() },
     });
     expect(forbidden.status).toBe(403);
-  });
+  }); // prettier-ignore
 });
 
 describe('POST /Orders and what follows', () => {

@@ -3,15 +3,15 @@ import { HOSTED_ORDER_MACHINE, type HostedOrderStatus } from '@stream/contracts/
 import type { HostedOrder, PricedOrder, RejectReason } from '@stream/contracts/apis/hr-orders/order';
 import type { ServiceType } from '@stream/contracts/hosted';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { cardTransactions, hostedOrders, hostedOrderStages } from '../../db/schema/index.ts';
+import { hostedOrders, hostedOrderStages } from '../../db/schema/index.ts';
 import { ApiError, transition } from '../../http/errors.ts';
+import { paymentsOf, type OrderPayment } from './payments.ts';
 
 /**
  * Hosted orders as stored: the priced order, its status with one stage per status it held, and its
- * card transactions. `HostedOrder` (the wire shape) is assembled here from the three.
+ * card payments (`payments.ts`). `HostedOrder` (the wire shape) is assembled here from the three.
  */
 export type OrderRow = typeof hostedOrders.$inferSelect;
-type PaymentRow = typeof cardTransactions.$inferSelect;
 type StageRow = typeof hostedOrderStages.$inferSelect;
 
 export interface NewOrder {
@@ -164,11 +164,7 @@ export async function ordersToWire(
 ): Promise<HostedOrder[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const payments = await db
-    .select()
-    .from(cardTransactions)
-    .where(and(inArray(cardTransactions.orderId, ids), eq(cardTransactions.status, 'SUCCESS')))
-    .orderBy(asc(cardTransactions.id));
+  const payments = await paymentsOf(db, ids);
   const stages = withStages
     ? await db
         .select()
@@ -189,7 +185,7 @@ export async function orderToWire(db: DbOrTx, row: OrderRow, withStages = true):
   return (await ordersToWire(db, [row], withStages))[0]!;
 }
 
-function orderWire(row: OrderRow, payments: PaymentRow[], stages: StageRow[] | undefined): HostedOrder {
+function orderWire(row: OrderRow, payments: OrderPayment[], stages: StageRow[] | undefined): HostedOrder {
   return {
     ...row.order,
     ...statusOf(row),

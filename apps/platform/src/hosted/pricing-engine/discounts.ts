@@ -7,7 +7,7 @@ import { dayName, inWindow, type LocalTime } from '../zoned-time.ts';
 
 /**
  * The discounts an order asks for, checked and applied in the order asked (pure). Each takes at
- * most what remains of its base after the ones before it; what it takes is recorded against lines
+ * most what remains of its base (the order, a line, a unit) after the ones before it; what it takes is recorded against lines
  * (`lineDiscounts`) or the order as a whole (`orderDiscount`, spread over lines for tax later).
  */
 export interface DiscountOutcome {
@@ -36,10 +36,11 @@ export function applyDiscounts(
 ): DiscountOutcome {
   const lineDiscounts = lines.map(() => 0);
   const lineApplied: OrderDiscount[][] = lines.map(() => []);
+  // What line discounts left of each unit of each line (its price at first).
+  const unitsLeft = lines.map((l) => Array.from({ length: l.line.qty }, () => l.unit));
   let orderDiscount = 0;
   const messages: HostedMessage[] = [];
   const applied: AvailableDiscount[] = [];
-  const lineLeft = (i: number) => lines[i]!.total - lineDiscounts[i]!;
   const orderLeft = () => ctx.subtotal - orderDiscount - lineDiscounts.reduce((a, b) => a + b, 0);
 
   const discounts = requested.map((asked, k): OrderDiscount => {
@@ -66,7 +67,15 @@ export function applyDiscounts(
     if ((def.discountScope !== 'Order' || def.discountType === 'Reward') && targets.length === 0) {
       return refuse(`${def.displayName}: the order holds none of the items it applies to.`);
     }
-    const taken = amounts(def, lines, targets, lineLeft, orderLeft());
+    const taken = amounts(def, lines, targets, unitsLeft, orderLeft());
+    const perLine = taken.units.map(sum);
+    // A set price not below the price takes nothing: not applied, so it uses no limit and blocks no combining.
+    if (def.discountType === 'SetPrice' && taken.before.cents <= def.discountValue) {
+      const base = BASE_NAMES[taken.before.what](taken.before.cents);
+      return refuse(
+        `${def.displayName}: its set price of ${def.discountValue} cents is not below ${base}, so it takes nothing and was not applied.`,
+      );
+    }
     const answer: OrderDiscount = {
       id,
       sourceDiscount: def.id,
@@ -74,11 +83,12 @@ export function applyDiscounts(
       discountType: def.discountType,
       discountScope: def.discountScope,
       ...(asked.validationCode ? { validationCode: asked.validationCode } : {}),
-      discountValue: taken.order + taken.lines.reduce((a, b) => a + b, 0),
+      discountValue: taken.order + sum(perLine),
       valid: true,
     };
     orderDiscount += taken.order;
-    taken.lines.forEach((cents, i) => {
+    perLine.forEach((cents, i) => {
+      taken.units[i]!.forEach((c, u) => (unitsLeft[i]![u]! -= c));
       if (cents <= 0) return;
       lineDiscounts[i]! += cents;
       lineApplied[i]!.push({ ...answer, discountValue: cents });
@@ -171,54 +181,101 @@ function off(d: AvailableDiscount, base: number, units = 1): number {
   }
 }
 
-/** The cents taken, per line and off the order as a whole. */
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** What a discount takes, and what its base cost before it (to say why a `SetPrice` took nothing). */
+interface Taken {
+  units: number[][];
+  order: number;
+  before: { cents: number; what: 'order' | 'unit' | 'free unit' | 'together' };
+}
+const BASE_NAMES: Record<Taken['before']['what'], (cents: number) => string> = {
+  order: (c) => `the order's ${c} cents`,
+  unit: (c) => `the ${c} cents its dearest unit costs`,
+  'free unit': (c) => `the ${c} cents its dearest free unit costs`,
+  together: (c) => `the ${c} cents its items cost together`,
+};
+
+/**
+ * The cents one discount takes off each unit of each line, and off the order as a whole. `left` is
+ * what earlier line discounts left of each unit: a unit discount (Reward, BOGO, a per-unit price)
+ * takes from its unit, a line discount is spread over the line's units by what is left of each, so
+ * no unit, line or order ever goes below 0.
+ */
 function amounts(
   d: AvailableDiscount,
   lines: readonly PricedLine[],
   targets: readonly number[],
-  lineLeft: (i: number) => number,
+  left: readonly (readonly number[])[],
   orderLeft: number,
-): { lines: number[]; order: number } {
-  const perLine = lines.map(() => 0);
-  // Never more than what is left of the line, nor of the order (an order discount before it counts).
-  const taken = () => perLine.reduce((a, b) => a + b, 0);
-  const cap = (i: number, cents: number) =>
-    (perLine[i] = Math.min(lineLeft(i), perLine[i]! + Math.max(0, Math.min(cents, orderLeft - taken()))));
-  const cheapest = () => {
-    const i = [...targets].sort((a, b) => lines[a]!.unit - lines[b]!.unit)[0]!;
-    cap(i, off(d, Math.min(lines[i]!.unit, lineLeft(i))));
+): Taken {
+  const taken = left.map((units) => units.map(() => 0));
+  let total = 0;
+  // What the base costs before this discount: its dearest unit for a unit discount.
+  let before = 0;
+  const unitLeft = (i: number, u: number) => left[i]![u]! - taken[i]![u]!;
+  const lineLeft = (i: number) => sum(left[i]!) - sum(taken[i]!);
+  // Never more than what is left of the unit (or line), nor of the order (an order discount before it counts).
+  const fit = (cents: number, most: number) => Math.max(0, Math.min(cents, most, orderLeft - total));
+  const takeUnit = (i: number, u: number, cents: number) => {
+    before = Math.max(before, unitLeft(i, u));
+    const c = fit(cents, unitLeft(i, u));
+    taken[i]![u]! += c;
+    total += c;
   };
+  const takeLine = (i: number, cents: number) => {
+    const c = fit(cents, lineLeft(i));
+    spread(
+      c,
+      left[i]!.map((_, u) => unitLeft(i, u)),
+    ).forEach((x, u) => (taken[i]![u]! += x));
+    total += c;
+  };
+  const eachUnit = (i: number) => left[i]!.forEach((_, u) => takeUnit(i, u, off(d, unitLeft(i, u))));
+  // A line's units, the one with most left first.
+  const unitsOf = (i: number) => left[i]!.map((_, u) => u).sort((a, b) => unitLeft(i, b) - unitLeft(i, a));
+
   if (d.discountType === 'Reward' && d.discountScope !== 'BOGO') {
-    cheapest();
-    return { lines: perLine, order: 0 };
+    const i = [...targets].sort((a, b) => lines[a]!.unit - lines[b]!.unit)[0]!;
+    const u = unitsOf(i)[0]!;
+    takeUnit(i, u, off(d, unitLeft(i, u)));
+    return { units: taken, order: 0, before: { cents: before, what: 'unit' } };
   }
+  const perUnit = d.discountType === 'AdjustedItem' || d.discountType === 'SetPrice';
   switch (d.discountScope) {
     case 'Order':
       if (d.discountType === 'AdjustedItem') {
-        lines.forEach((l, i) => cap(i, off(d, lineLeft(i), l.line.qty)));
-        return { lines: perLine, order: 0 };
+        lines.forEach((_, i) => eachUnit(i));
+        return { units: taken, order: 0, before: { cents: before, what: 'unit' } };
       }
-      return { lines: perLine, order: Math.min(orderLeft, off(d, orderLeft)) };
+      return {
+        units: taken,
+        order: Math.min(orderLeft, off(d, orderLeft)),
+        before: { cents: orderLeft, what: 'order' },
+      };
     case 'Item':
-      for (const i of targets) cap(i, off(d, lineLeft(i), lines[i]!.line.qty));
-      return { lines: perLine, order: 0 };
+      for (const i of targets) {
+        if (perUnit) eachUnit(i);
+        else takeLine(i, off(d, lineLeft(i), lines[i]!.line.qty));
+      }
+      return { units: taken, order: 0, before: { cents: before, what: 'unit' } };
     case 'Multiple': {
-      const base = targets.reduce((n, i) => n + lineLeft(i), 0);
-      const units = targets.reduce((n, i) => n + lines[i]!.line.qty, 0);
-      const total = d.discountType === 'SetPrice' ? Math.max(0, base - d.discountValue) : off(d, base, units);
-      spread(Math.min(total, base), targets.map(lineLeft)).forEach((cents, k) => cap(targets[k]!, cents));
-      return { lines: perLine, order: 0 };
+      const base = sum(targets.map(lineLeft));
+      const units = sum(targets.map((i) => lines[i]!.line.qty));
+      const all = d.discountType === 'SetPrice' ? Math.max(0, base - d.discountValue) : off(d, base, units);
+      spread(Math.min(all, base), targets.map(lineLeft)).forEach((cents, k) => takeLine(targets[k]!, cents));
+      return { units: taken, order: 0, before: { cents: base, what: 'together' } };
     }
     case 'BOGO': {
       // Every target unit by price, dearest first; of each pair the second (cheaper) one is the base.
       const units = targets
-        .flatMap((i) => Array.from({ length: lines[i]!.line.qty }, () => i))
-        .sort((a, b) => lines[b]!.unit - lines[a]!.unit || a - b);
-      for (let u = 1; u < units.length; u += 2) {
-        const i = units[u]!;
-        cap(i, off(d, Math.min(lines[i]!.unit, lineLeft(i) - perLine[i]!)));
+        .flatMap((i) => unitsOf(i).map((u) => [i, u] as const))
+        .sort(([a], [b]) => lines[b]!.unit - lines[a]!.unit || a - b);
+      for (let k = 1; k < units.length; k += 2) {
+        const [i, u] = units[k]!;
+        takeUnit(i, u, off(d, unitLeft(i, u)));
       }
-      return { lines: perLine, order: 0 };
+      return { units: taken, order: 0, before: { cents: before, what: 'free unit' } };
     }
   }
 }

@@ -463,6 +463,39 @@ describe('discounts by type and scope', () => {
     for (const t of r.order.taxes) expect(t.taxableAmount).toBeGreaterThanOrEqual(0);
   });
 
+  // What is left of a unit after earlier line discounts is what a unit discount (Reward, BOGO) takes
+  // from; fries x2 at 400 each, burger 1000, beer 600.
+  const fries = { items: ['fries'] };
+  it.each<[string, Discount[], number[]]>([
+    ['an Order Reward after an Order AdjustedItem takes what is left of the unit', [{ discountScope: 'Order', discountType: 'AdjustedItem', discountValue: 100 }, { discountScope: 'Order', discountType: 'Reward' }], [400, 300]],
+    ['an Order Reward after an Item SetPrice takes the set price', [{ discountScope: 'Item', discountType: 'SetPrice', discountValue: 150, conditions: fries }, { discountScope: 'Order', discountType: 'Reward' }], [500, 150]],
+    ['an Order Reward after a BOGO takes the unit still paid for, whole', [{ discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: fries }, { discountScope: 'Order', discountType: 'Reward' }], [400, 400]],
+    ['a BOGO after a Reward took the free unit finds it free already', [{ discountScope: 'Order', discountType: 'Reward' }, { discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: fries }], [400, 0]],
+    ['a Reward capped by its value, after an AdjustedItem', [{ discountScope: 'Item', discountType: 'AdjustedItem', discountValue: 350, conditions: fries }, { discountScope: 'Item', discountType: 'Reward', discountValue: 80, conditions: fries }], [700, 50]],
+    ['an Item SetPrice after a Reward leaves the free unit free', [{ discountScope: 'Order', discountType: 'Reward' }, { discountScope: 'Item', discountType: 'SetPrice', discountValue: 150, conditions: fries }], [400, 250]],
+  ])('%s', (_what, discounts, taken) => {
+    const r = priceWith(discounts, ITEMS);
+    const o = r.order;
+    expect(o.discounts.map((d) => [d.valid, d.discountValue])).toEqual(taken.map((t) => [true, t]));
+    expect(o.discountTotal).toBe(taken.reduce((a, b) => a + b, 0));
+    // Line discounts add up to the order's, and no line goes below 0.
+    expect(o.items.flatMap((i) => i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBe(o.discountTotal);
+    for (const i of o.items) expect(i.price - (i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBeGreaterThanOrEqual(0);
+  }); // prettier-ignore
+
+  it.each<[string, Discount, string]>([
+    ['Order', { discountScope: 'Order', discountType: 'SetPrice', discountValue: 3000 }, "X0: its set price of 3000 cents is not below the order's 2400 cents, so it takes nothing and was not applied."],
+    ['Item', { discountScope: 'Item', discountType: 'SetPrice', discountValue: 1000, conditions: { items: ['fries', 'beer'] } }, 'X0: its set price of 1000 cents is not below the 600 cents its dearest unit costs, so it takes nothing and was not applied.'],
+    ['Multiple', { discountScope: 'Multiple', discountType: 'SetPrice', discountValue: 1800, conditions: burgerAndFries }, 'X0: its set price of 1800 cents is not below the 1800 cents its items cost together, so it takes nothing and was not applied.'],
+    ['BOGO', { discountScope: 'BOGO', discountType: 'SetPrice', discountValue: 450, conditions: burgerAndFries }, 'X0: its set price of 450 cents is not below the 400 cents its dearest free unit costs, so it takes nothing and was not applied.'],
+  ])('a %s SetPrice at or above the current price is not applied, with a WARNING that says why', (_scope, discount, why) => {
+    // Not combinable: a discount that took nothing does not keep the next one out.
+    const r = priceWith([{ ...discount, combinable: false }, { discountScope: 'Order', discountType: 'AmountOff', discountValue: 100 }], ITEMS);
+    expect(r.order.discounts.map((d) => [d.valid, d.discountValue])).toEqual([[false, 0], [true, 100]]);
+    expect(r.messages).toEqual([{ id: 'discounts[0]', message: why, messageType: 'WARNING' }]);
+    expect(r.order.discountTotal).toBe(100);
+  }); // prettier-ignore
+
   it('never takes more than what is left after earlier discounts', () => {
     const r = priceWith([{ discountScope: 'Order', discountType: 'PercentOff', discountValue: 90 }, { discountScope: 'Order', discountType: 'AmountOff', discountValue: 1000 }], ITEMS);
     expect(r.order.discounts.map((d) => d.discountValue)).toEqual([2160, 240]);

@@ -196,7 +196,7 @@ rejected order included) and places nothing. ${STORE}`,
     },
     422: {
       description:
-        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, `payment_exceeds_balance`: a card payment is more than the total, or `idempotency_key_reused`: the `Idempotency-Key` named another request (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
+        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, `payment_exceeds_balance`, `capture_exceeds_authorization` or `transaction_type_not_accepted`: a card payment in `creditCardPayments` is refused as `ApplyCreditCardPayment` would refuse it, or `idempotency_key_reused`: the `Idempotency-Key` named another request (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
       schema: hostedAnswer(HostedOrder.nullable()),
       headers: REPLAYED_HEADER,
       example: {
@@ -220,7 +220,7 @@ rejected order included) and places nothing. ${STORE}`,
       },
     },
   },
-  errors: [...HOSTED_BODY_ERRORS, 'card_already_applied'],
+  errors: [...HOSTED_BODY_ERRORS, 'card_already_applied', 'capture_without_authorization'],
 });
 
 export const getHostedOrder = defineOperation({
@@ -371,11 +371,16 @@ export const applyCreditCardPayment = defineOperation({
   method: 'POST',
   path: '/Orders/{id}/ApplyCreditCardPayment',
   summary: 'Apply a credit-card payment',
-  description: `Records a card transaction on the order. A card (brand, last 4 digits, expiry) pays an order once: a second
-payment with it is 409 \`card_already_applied\`. A \`SUCCESS\` transaction adds a payment (its \`amount\` to
-\`paymentTotal\`, its \`tip\` to \`tipTotal\`); one that would take \`paymentTotal\` past \`total\` is 422
-\`payment_exceeds_balance\`. A \`FAILURE\` is recorded and pays nothing. A cancelled or rejected order is 409 \`conflict\`.
-Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was and records nothing.
+  description: `Records a card transaction on the order. A \`SALE\`, \`AUTHORIZATION\` or \`POINTS_RESERVATION\` is the card's
+(brand, last 4 digits, expiry) one payment of the order: its \`amount\` counts in \`paymentTotal\`, its \`tip\` in
+\`tipTotal\`; a second one with the card is 409 \`card_already_applied\`, and one that would take \`paymentTotal\` past
+\`total\` is 422 \`payment_exceeds_balance\`. A \`FULL_CAPTURE\` or \`PARTIAL_CAPTURE\` completes the card's authorization
+(or points reservation): its amount (at most the authorized one, else 422 \`capture_exceeds_authorization\`) and tip replace
+the authorized ones in the same payment; with no uncaptured authorization of the card it is 409
+\`capture_without_authorization\`. Voids, reversals, refunds and releases are 422 \`transaction_type_not_accepted\`. A
+\`FAILURE\`, or a success of 0 cents and no tip (a card check), is recorded and pays nothing. A cancelled or rejected order
+is 409 \`conflict\`. Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was and records
+nothing.
 ${STORE}`,
   request: {
     headers: StoreHeaders.extend(IdempotencyHeaders.shape),
@@ -425,6 +430,9 @@ ${STORE}`,
     ...HOSTED_BODY_ERRORS,
     'card_already_applied',
     'payment_exceeds_balance',
+    'capture_without_authorization',
+    'capture_exceeds_authorization',
+    'transaction_type_not_accepted',
     'conflict',
     'idempotency_key_reused',
   ],

@@ -1,0 +1,5 @@
+DROP INDEX "card_transactions_once_per_card";--> statement-breakpoint
+ALTER TABLE "card_transactions" ADD COLUMN "authorization_id" integer;--> statement-breakpoint
+ALTER TABLE "card_transactions" ADD CONSTRAINT "card_transactions_authorization_id_card_transactions_id_fk" FOREIGN KEY ("authorization_id") REFERENCES "public"."card_transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "card_transactions_one_capture" ON "card_transactions" USING btree ("authorization_id") WHERE status = 'SUCCESS';--> statement-breakpoint
+CREATE UNIQUE INDEX "card_transactions_once_per_card" ON "card_transactions" USING btree ("order_id","card_key") WHERE status = 'SUCCESS' AND type IN ('SALE', 'AUTHORIZATION', 'POINTS_RESERVATION') AND (amount > 0 OR tip > 0);
