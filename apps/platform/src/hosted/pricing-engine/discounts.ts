@@ -76,6 +76,15 @@ export function applyDiscounts(
         `${def.displayName}: its set price of ${def.discountValue} cents is not below ${base}, so it takes nothing and was not applied.`,
       );
     }
+    // Nor is any other discount that takes nothing: a BOGO of one unit, or items already made free.
+    if (taken.order + sum(perLine) === 0) {
+      const units = sum(targets.map((i) => lines[i]!.line.qty));
+      const why =
+        def.discountScope === 'BOGO' && units < 2
+          ? 'it needs two units of the items it applies to and the order has one'
+          : 'what it applies to is already free';
+      return refuse(`${def.displayName}: ${why}, so it takes nothing and was not applied.`);
+    }
     const answer: OrderDiscount = {
       id,
       sourceDiscount: def.id,

@@ -476,11 +476,22 @@ describe('discounts by type and scope', () => {
   ])('%s', (_what, discounts, taken) => {
     const r = priceWith(discounts, ITEMS);
     const o = r.order;
-    expect(o.discounts.map((d) => [d.valid, d.discountValue])).toEqual(taken.map((t) => [true, t]));
+    // A discount that takes nothing is not applied (valid: false, with a WARNING: see below).
+    expect(o.discounts.map((d) => [d.valid, d.discountValue])).toEqual(taken.map((t) => [t > 0, t]));
     expect(o.discountTotal).toBe(taken.reduce((a, b) => a + b, 0));
     // Line discounts add up to the order's, and no line goes below 0.
     expect(o.items.flatMap((i) => i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBe(o.discountTotal);
     for (const i of o.items) expect(i.price - (i.discounts ?? []).reduce((n, d) => n + (d.discountValue ?? 0), 0)).toBeGreaterThanOrEqual(0);
+  }); // prettier-ignore
+
+  it.each<[string, Discount[], string]>([
+    ['a BOGO of one unit', [{ discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: { items: ['beer'] } }], 'X0: it needs two units of the items it applies to and the order has one, so it takes nothing and was not applied.'],
+    ['a BOGO whose free unit a Reward took', [{ discountScope: 'Order', discountType: 'Reward' }, { discountScope: 'BOGO', discountType: 'PercentOff', discountValue: 100, conditions: fries }], 'X1: what it applies to is already free, so it takes nothing and was not applied.'],
+  ])('%s is not applied, with a WARNING that says why', (_what, discounts, why) => {
+    const r = priceWith(discounts, ITEMS);
+    const k = discounts.length - 1;
+    expect(r.order.discounts[k]).toMatchObject({ valid: false, discountValue: 0 });
+    expect(r.messages).toEqual([{ id: `discounts[${k}]`, message: why, messageType: 'WARNING' }]);
   }); // prettier-ignore
 
   it.each<[string, Discount, string]>([
