@@ -212,6 +212,14 @@ describe('POST /Orders and what follows', () => {
     expect([late.status, codeOf(late)]).toEqual([409, 'conflict']);
   }); // prettier-ignore
 
+  it('names which of the payments sent with a new order was refused', async () => {
+    const twice = await post('/Orders', order({ creditCardPayments: [card('4242', 100), card('4242', 100)] }));
+    expect([twice.status, codeOf(twice)]).toEqual([409, 'card_already_applied']);
+    expect(twice.body.messagesDetails.slice(1)).toEqual([
+      { id: 'body.data.creditCardPayments[1]', message: expect.stringContaining('ending 4242 already paid'), messageType: 'ERROR' },
+    ]);
+  }); // prettier-ignore
+
   it('stores a rejected order and answers 422 order_rejected with it', async () => {
     const closed = await post('/Orders', order({ deferDue: '2026-12-01T04:00:00-05:00', creditCardPayments: [card('4000', 100)] }));
     expect(closed.status).toBe(422);

@@ -113,8 +113,19 @@ export async function placeOrder(
     estimatedTime: rejection ? null : new Date(ready),
   });
   const messages = [...priced.messages];
-  if (!rejection) for (const payment of creditCardPayments) await applyCardPayment(tx, row, payment);
-  else if (creditCardPayments.length > 0) {
+  if (!rejection) {
+    for (const [i, payment] of creditCardPayments.entries()) {
+      try {
+        await applyCardPayment(tx, row, payment);
+      } catch (err) {
+        // Which of the payments was refused: the error names it (ApplyCreditCardPayment has one).
+        if (!(err instanceof ApiError) || err.details?.length) throw err;
+        throw new ApiError(err.code, err.message, [
+          { path: `body.data.creditCardPayments[${i}]`, message: err.message },
+        ]);
+      }
+    }
+  } else if (creditCardPayments.length > 0) {
     messages.push({
       id: 'body.data.creditCardPayments',
       message: 'The order was rejected, so its card payments were not applied; void or reverse them.',
