@@ -12,7 +12,8 @@ import {
   certificationWebhooks,
   partners,
 } from '../db/schema/index.ts';
-import { faultyPartner } from './faulty-partner.ts';
+import { faultyPartner, type Fault } from './faulty-partner.ts';
+import type { Db } from '../db/client.ts';
 import { startOnboardingWorld, type OnboardingWorld } from '../onboarding/testing.ts';
 
 /**
@@ -52,6 +53,24 @@ const finished = (slug: string, id: string) =>
     60_000,
     `run ${id}`,
   );
+
+/** Runs `body` with the sandbox event provider behind a proxy that breaks one thing, then restores it. */
+async function withFaultyEvents(
+  fault: Fault,
+  body: (events: { base_url: string; webhook_secret: string }, db: Db) => Promise<void>,
+): Promise<void> {
+  const events = sandbox['sandbox-events']!;
+  const proxy = await faultyPartner(events.base_url, fault, events.webhook_secret);
+  const { db } = world.platform.app.ctx;
+  const registered = eq(partners.slug, 'sandbox-events');
+  await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
+  try {
+    await body(events, db);
+  } finally {
+    await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
+    await proxy.close();
+  }
+}
 
 describe('POST /certification/runs', () => {
   it('certifies the sandbox POS, records it on the partner, and refuses a second run meanwhile', async () => {
@@ -178,16 +197,7 @@ describe('POST /certification/runs', () => {
   });
 
   it('shows a partner without the trigger which webhook to send by hand, and when the check gives up', async () => {
-    const events = sandbox['sandbox-events']!;
-    const proxy = await faultyPartner(
-      events.base_url,
-      { path: CERTIFICATION_TRIGGER_PATH, short: { status: 404, body: {} } },
-      events.webhook_secret,
-    );
-    const { db } = world.platform.app.ctx;
-    const registered = eq(partners.slug, 'sandbox-events');
-    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
-    try {
+    await withFaultyEvents({ path: CERTIFICATION_TRIGGER_PATH, short: { status: 404, body: {} } }, async (events) => {
       const res = await start('sandbox-events');
       const id = res.body.run._id;
       // Acting as the partner: read what the run waits for, and send it (here through the sandbox's own trigger).
@@ -215,23 +225,11 @@ describe('POST /certification/runs', () => {
       }
       const run = await finished('sandbox-events', id);
       expect(run).toMatchObject({ status: 'passed', progress: { current_check: null, waiting_for: null } });
-    } finally {
-      await db.update(partners).set({ baseUrl: sandbox['sandbox-events']!.base_url }).where(registered);
-      await proxy.close();
-    }
+    });
   }); // prettier-ignore
 
   it('a webhook the inbox refuses (its Content-Type) is recorded, and the check says it arrived, was refused and why', async () => {
-    const events = sandbox['sandbox-events']!;
-    const proxy = await faultyPartner(
-      events.base_url,
-      { webhook: { type: 'order.assign.driver', contentType: 'text/plain' } },
-      events.webhook_secret,
-    );
-    const { db } = world.platform.app.ctx;
-    const registered = eq(partners.slug, 'sandbox-events');
-    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
-    try {
+    await withFaultyEvents({ webhook: { type: 'order.assign.driver', contentType: 'text/plain' } }, async (events, db) => {
       const id = (await start('sandbox-events')).body.run._id;
       const run = await finished('sandbox-events', id);
       const inbox = `${world.url}/certification/runs/${id}/webhooks`;
@@ -241,38 +239,26 @@ describe('POST /certification/runs', () => {
         fix:
           `The order.assign.driver webhook reached ${inbox} and was refused 415, as the platform refuses it: ` +
           'Content-Type text/plain: send the body as application/json.',
-      });
-      expect(check.exchanges.at(-1)).toMatchObject({ direction: 'received', url: inbox, status: 415 });
-      expect(run.status).toBe('failed');
-      const [kept] = await db
-        .select()
-        .from(certificationWebhooks)
-        .where(eq(certificationWebhooks.runId, id))
-        .orderBy(certificationWebhooks.id);
-      expect(kept).toMatchObject({
-        signature: 'valid',
-        refused: { status: 415, code: 'unsupported_media_type', reason: 'Content-Type text/plain: send the body as application/json' },
-      });
-      expect(JSON.parse(kept!.raw).type).toBe('order.assign.driver');
-    } finally {
-      await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
-      await proxy.close();
-    }
+    });
+    expect(check.exchanges.at(-1)).toMatchObject({ direction: 'received', url: inbox, status: 415 });
+    expect(run.status).toBe('failed');
+    const [kept] = await db
+      .select()
+      .from(certificationWebhooks)
+      .where(eq(certificationWebhooks.runId, id))
+      .orderBy(certificationWebhooks.id);
+    expect(kept).toMatchObject({
+      signature: 'valid',
+      refused: { status: 415, code: 'unsupported_media_type', reason: 'Content-Type text/plain: send the body as application/json' },
+    });
+    expect(JSON.parse(kept!.raw).type).toBe('order.assign.driver');
+    });
   }); // prettier-ignore
 
   it('a webhook over the body limit is answered 413, recorded as by how much (not its bytes), and the check says it was refused as too large', async () => {
-    const events = sandbox['sandbox-events']!;
     const limit = world.platform.app.ctx.config.bodyLimit;
     const huge = JSON.stringify({ type: 'order.assign.driver', padding: 'x'.repeat(limit) });
-    const proxy = await faultyPartner(
-      events.base_url,
-      { webhook: { type: 'order.assign.driver', raw: huge } },
-      events.webhook_secret,
-    );
-    const { db } = world.platform.app.ctx;
-    const registered = eq(partners.slug, 'sandbox-events');
-    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
-    try {
+    await withFaultyEvents({ webhook: { type: 'order.assign.driver', raw: huge } }, async (events, db) => {
       const id = (await start('sandbox-events')).body.run._id;
       const run = await finished('sandbox-events', id);
       const inbox = `${world.url}/certification/runs/${id}/webhooks`;
@@ -282,28 +268,16 @@ describe('POST /certification/runs', () => {
       expect(check).toMatchObject({
         status: 'failed',
         fix: `The order.assign.driver webhook reached ${inbox} and was refused 413, as the platform refuses it: ${reason}.`,
-      });
-      expect(check.exchanges.at(-1)).toMatchObject({ direction: 'received', url: inbox, status: 413 });
-      const kept = await db.select().from(certificationWebhooks).where(eq(certificationWebhooks.runId, id));
-      const refused = kept.filter((w) => w.refused);
-      expect(refused.map((w) => [w.raw, w.refused])).toEqual([['', { status: 413, code: 'payload_too_large', reason }]]);
-    } finally {
-      await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
-      await proxy.close();
-    }
+    });
+    expect(check.exchanges.at(-1)).toMatchObject({ direction: 'received', url: inbox, status: 413 });
+    const kept = await db.select().from(certificationWebhooks).where(eq(certificationWebhooks.runId, id));
+    const refused = kept.filter((w) => w.refused);
+    expect(refused.map((w) => [w.raw, w.refused])).toEqual([['', { status: 413, code: 'payload_too_large', reason }]]);
+    });
   }); // prettier-ignore
 
   it("a run reads an accepted webhook as production does: a __proto__ key is dropped, not reported as sent", async () => {
-    const events = sandbox['sandbox-events']!;
-    const proxy = await faultyPartner(
-      events.base_url,
-      { webhook: { type: 'order.assign.driver', body: (b) => ({ ['__proto__']: { injected: true }, ...b }) } },
-      events.webhook_secret,
-    );
-    const { db } = world.platform.app.ctx;
-    const registered = eq(partners.slug, 'sandbox-events');
-    await db.update(partners).set({ baseUrl: proxy.url }).where(registered);
-    try {
+    await withFaultyEvents({ webhook: { type: 'order.assign.driver', body: (b) => ({ ['__proto__']: { injected: true }, ...b }) } }, async (events, db) => {
       const id = (await start('sandbox-events')).body.run._id;
       const run = await finished('sandbox-events', id);
       const check = run.report.checks.find((c: { id: string }) => c.id === 'events.webhooks.assign-driver');
@@ -314,10 +288,7 @@ describe('POST /certification/runs', () => {
       // What arrived is kept as sent.
       const kept = await db.select().from(certificationWebhooks).where(eq(certificationWebhooks.runId, id));
       expect(kept.some((w) => w.raw.startsWith('{"__proto__":{"injected":true},'))).toBe(true);
-    } finally {
-      await db.update(partners).set({ baseUrl: events.base_url }).where(registered);
-      await proxy.close();
-    }
+    });
   }); // prettier-ignore
 
   it("a run's inbox answers what it cannot read as the platform does (415, 400) and keeps it with why", async () => {
