@@ -844,6 +844,45 @@ describe('stream-sandbox dsp send-order', () => {
     ]);
   });
 
+  it('says what is wrong in one line, without a stack: exit 2 for bad arguments, 1 for a port in use', async () => {
+    const raw = (args: string[]) =>
+      promisify(execFile)(process.execPath, [bin, ...args]).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => busy.close(resolve)));
+    const cases: [string[], number, RegExp][] = [
+      [
+        [],
+        2,
+        /^stream-sandbox: No simulator: name one simulator: pos, dsp or events\. Run stream-sandbox --help/,
+      ],
+      [['till'], 2, /^stream-sandbox: Unknown simulator "till"/],
+      [['dsp', 'send-order', '--bogus'], 2, /^stream-sandbox: Unknown option '--bogus'/],
+      [
+        ['pos', '--platform-url', 'localhost:8080'],
+        2,
+        /^stream-sandbox: --platform-url must be an http\(s\) URL/,
+      ],
+      [
+        ['dsp', 'send-order', '--platform', 'nowhere', '--partner', 'p', '--secret', 's'],
+        2,
+        /--platform must be an http\(s\) URL/,
+      ],
+      [
+        ['pos', '--port', String((busy.address() as AddressInfo).port)],
+        1,
+        /^stream-sandbox: listen EADDRINUSE/,
+      ],
+    ];
+    for (const [args, code, line] of cases) {
+      const res = await raw(args);
+      expect([res.code, res.stderr.trimEnd().split('\n')]).toEqual([code, [expect.stringMatching(line)]]);
+    }
+  });
+
   it('exits 2 naming the flag or field on bad arguments, 1 naming an unreachable platform, sending nothing', async () => {
     const noLocation = await run(base);
     expect([noLocation.code, noLocation.stderr]).toEqual([
