@@ -55,6 +55,20 @@ const DEFAULT_PORT: Record<SandboxKind, number> = { pos: 7001, dsp: 7002, events
 
 class UsageError extends Error {}
 
+/** An http(s) URL flag, or a usage error naming it (fetch would only say "invalid URL" later). */
+function httpUrl(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol))
+    throw new UsageError(`${name} must be an http(s) URL such as http://localhost:8080, got "${raw}".`);
+  return raw;
+}
+
 function wholeNumber(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
@@ -169,6 +183,8 @@ async function sendOrder(argv: string[]): Promise<void> {
   for (const flag of ['platform', 'partner', 'secret'] as const) {
     if (!v[flag]) throw new UsageError(`--${flag} is required.`);
   }
+  httpUrl('--platform', v.platform);
+  httpUrl('--dsp', v.dsp);
   let webhook: unknown = webhookFromFlags(v);
   if (needsMenuItems(webhook)) webhook = await fromPublishedMenu(webhook, v);
   let answer: PlatformAnswer;
@@ -204,7 +220,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (values.help) return console.log(USAGE);
   const kind = positionals[0] as SandboxKind;
   if (!SANDBOX_KINDS.includes(kind) || positionals.length !== 1) {
-    throw new UsageError(positionals[0] ? `Unknown simulator "${positionals[0]}".` : 'Name a simulator.');
+    const which = 'name one simulator: pos, dsp or events';
+    throw new UsageError(
+      positionals[0] ? `Unknown simulator "${positionals[0]}": ${which}` : `No simulator: ${which}`,
+    );
   }
   const generated: string[] = [];
   const pick = (
@@ -237,7 +256,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     'token secret',
   );
   const webhookSecret = values['webhook-secret'] ?? env.SANDBOX_WEBHOOK_SECRET;
-  const platformUrl = values['platform-url'] ?? env.PLATFORM_URL;
+  const platformUrl = httpUrl('--platform-url', values['platform-url'] ?? env.PLATFORM_URL);
   const partnerRef = values['partner-ref'] ?? env.SANDBOX_PARTNER_REF;
   const accessTokenTtlMs = wholeNumber(
     '--access-token-ttl-ms',
@@ -285,11 +304,19 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 main(process.argv.slice(2), process.env).catch((err: unknown) => {
+  // One line on stderr: what is wrong, and where the options are (--help prints them all).
   if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`stream-sandbox: ${(err as Error).message}\n\n${USAGE}`);
+    const message = (err as Error).message.replace(/\.?$/, '.');
+    console.error(`stream-sandbox: ${message} Run stream-sandbox --help for the options.`);
     process.exit(2);
   }
-  // Our own errors say what happened in a sentence (an unreachable platform); others need their stack.
-  console.error(err instanceof SandboxError ? `stream-sandbox: ${err.message}` : err);
+  // Our own errors and the system's (a port in use: EADDRINUSE) say what happened in a sentence;
+  // anything else is a bug, and needs its stack.
+  const systemCode = (err as { code?: unknown; syscall?: unknown }).syscall
+    ? (err as { code?: unknown }).code
+    : undefined;
+  if (err instanceof SandboxError || typeof systemCode === 'string')
+    console.error(`stream-sandbox: ${(err as Error).message}`);
+  else console.error(err);
   process.exit(1);
 });

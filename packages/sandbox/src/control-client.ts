@@ -1,5 +1,6 @@
 import type { SandboxAccount, SandboxClient, SandboxKind } from './options.ts';
 import type { DownloadedMenu } from './menus.ts';
+import type { DspWebhook } from '@stream/contracts/apis/become-a-dsp/index';
 import type { PlatformAnswer } from './send.ts';
 import type {
   Connection,
@@ -53,8 +54,8 @@ export interface SandboxControl {
   sendOffline(locationId: string): Promise<PlatformAnswer>;
   /** POS: sends any webhook body as it is (catalog webhooks, an in-store `order.created`). */
   sendPosWebhook(body: unknown): Promise<PlatformAnswer>;
-  /** DSP: sends a webhook (`new_order` with a partial `order` is filled into a valid demo order). */
-  send(webhook: Record<string, unknown>): Promise<PlatformAnswer>;
+  /** DSP: sends a webhook (`new_order` with a partial `order` is filled into a valid demo order); `sent` is it as sent. */
+  send(webhook: Record<string, unknown>): Promise<PlatformAnswer & { sent: DspWebhook }>;
   /** DSP: the menu files it downloaded, the last of each store, with their schema verdict. */
   menus(): Promise<DownloadedMenu[]>;
   /** POS: replaces the catalog it serves (any JSON), or puts the demo catalog back (`undefined`). */

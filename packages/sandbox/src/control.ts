@@ -40,6 +40,11 @@ const matches = (given: SandboxClient, known: SandboxClient) =>
 export function registerControl(app: FastifyInstance, sim: Sim): void {
   const { state } = sim;
   void app.register(async (control) => {
+    // Every control body is JSON: a form (`curl -d` without a Content-Type) is refused 415 saying so,
+    // as the platform refuses one, rather than read as a single misnamed field.
+    control.addHook('onRoute', (opts) => {
+      opts.config = { ...(opts.config as object), jsonOnly: true } as typeof opts.config;
+    });
     control.addHook('onRequest', async (req, reply) => {
       const given = basicCredentials(req);
       const known = given ? await sim.opts.controlClients() : [];

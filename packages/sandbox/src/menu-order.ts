@@ -1,4 +1,5 @@
-import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/index';
+import type { DspOrder, MenuFile } from '@stream/contracts/apis/become-a-dsp/index';
+import { demoDspOrder } from './send.ts';
 
 /**
  * Orders from a published menu, as a DSP's customer would: what the DSP's `POST /_sandbox/send`
@@ -8,8 +9,9 @@ import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/index';
 
 /**
  * A `new_order` for store S without items, given S's published menu file (`menuFileOf(S)`), orders
- * from that menu: its stream_ids, their prices, a subtotal and an 8.625 % tax. Anything else, or a
- * store without a menu, is answered as given.
+ * from that menu: its stream_ids, their prices, a subtotal and an 8.625 % tax, in the demo order with
+ * the given fields on top (a partial order is a partial order, even one naming its id and fulfillment
+ * type: it still gets the demo customer). Anything else, or a store without a menu, is answered as given.
  */
 export function withMenuItems(input: unknown, menuFileOf: (storeId: string) => unknown): unknown {
   const given = (input ?? {}) as { type?: unknown; location_id?: unknown; order?: Record<string, unknown> };
@@ -17,7 +19,8 @@ export function withMenuItems(input: unknown, menuFileOf: (storeId: string) => u
   const menu = menuOrderFrom(menuFileOf(given.location_id as string));
   if (!menu) return input;
   const tax = Math.round(menu.subtotal * 0.08625);
-  return { ...given, order: { ...given.order, items: menu.items, subtotal: menu.subtotal, tax } };
+  const fromMenu = { items: menu.items, subtotal: menu.subtotal, tax };
+  return { ...given, order: demoDspOrder({ ...(given.order as Partial<DspOrder>), ...fromMenu }) };
 }
 
 /** Whether `input` is a `new_order` naming a store whose order has no items (absent or a partial object). */

@@ -113,6 +113,25 @@ const merchantToken = (kind: SandboxKind) =>
     ttlMs: 60_000,
   }).token;
 
+/** Publishes EXAMPLE_MENU_FILE to `store` of the sandbox DSP at `dspUrl`, as the platform does. */
+async function publishMenu(dspUrl: string, store: string): Promise<void> {
+  const files = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(EXAMPLE_MENU_FILE));
+  });
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => files.close(resolve)));
+  const published = await call('POST', `${dspUrl}/stream-dsp/v1/event`, {
+    token: merchantToken('dsp'),
+    body: {
+      type: 'location.publish',
+      location_id: store,
+      download_url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/menu.json`,
+    },
+  });
+  expect(published.status).toBe(200);
+}
+
 let orderSeq = 0;
 /** An `order.created` object as the platform sends it; a fresh idempotency key unless given. */
 function posOrder(overrides: Partial<PosOrder> = {}): PosOrder {
@@ -625,6 +644,8 @@ describe('sandbox DSP orders', () => {
     expect(answer).toEqual({
       status: 202,
       body: { event_id: 'evt_1', order_id: 'ord_1', status: 'received' },
+      // What it sent, byte for byte: the order's own id is the order_id of the DSP events about it.
+      sent: JSON.parse(platform.hits[0]!.raw),
     });
     await dsp.control.send({
       type: 'new_order',
@@ -644,6 +665,26 @@ describe('sandbox DSP orders', () => {
     });
     expect((await dsp.control.send({ type: 'new_order', location_id: 'store-1001' })).status).toBe(202);
     expect(platform.hits[2]!.body.order.id).not.toBe(one.order.id);
+  });
+
+  it('fills a partial order naming its id and fulfillment type into a whole one, from the published menu', async () => {
+    await publishMenu(dsp.url, 'store-1001');
+    const ctx = { receivedAtMs: Date.now(), defaultSource: 'example-dsp' };
+    for (const fulfillment_type of ['dine_in', 'stream_managed_delivery'] as const) {
+      const { sent } = await dsp.control.send({
+        type: 'new_order',
+        location_id: 'store-1001',
+        order: { id: `mine-${fulfillment_type}`, fulfillment_type },
+      });
+      const { order } = platform.hits.at(-1)!.body;
+      expect(sent).toEqual(platform.hits.at(-1)!.body);
+      expect(order).toMatchObject({ id: `mine-${fulfillment_type}`, fulfillment_type, subtotal: 450 });
+      expect(order.items[0].id).toBe(
+        EXAMPLE_MENU_FILE.menus[0]!.categories[0]!.items[0]!.variations[0]!.stream_id,
+      );
+      // Before, the menu's items made it "complete": sent without a customer (or an address), refused.
+      expect(validateDspOrder(order, ctx)).toMatchObject({ ok: true });
+    }
   });
 
   it('sends a whole webhook as given, and refuses one outside the contract without sending it', async () => {
@@ -703,22 +744,8 @@ describe('stream-sandbox dsp send-order', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     base = ['--platform', platform.url, '--partner', 'prt_cli', '--secret', SECRET];
-    const files = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(EXAMPLE_MENU_FILE));
-    });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => files.close(resolve)));
     const dsp = await startSim('dsp');
-    const published = await call('POST', `${dsp.url}/stream-dsp/v1/event`, {
-      token: merchantToken('dsp'),
-      body: {
-        type: 'location.publish',
-        location_id: 'store-1001',
-        download_url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/menu.json`,
-      },
-    });
-    expect(published.status).toBe(200);
+    await publishMenu(dsp.url, 'store-1001');
     menu = ['--dsp', dsp.url, '--client-id', client.client_id, '--client-secret', client.client_secret];
   });
   beforeEach(() => {
@@ -732,6 +759,7 @@ describe('stream-sandbox dsp send-order', () => {
     expect(JSON.parse(res.stdout)).toEqual({
       status: 202,
       body: defaultAnswer({ path: '/order/' } as Hit).body,
+      sent: JSON.parse(platform.hits[0]!.raw),
     });
     const file = join(mkdtempSync(join(tmpdir(), 'send-order-')), 'order.json');
     writeFileSync(file, JSON.stringify({ special_instructions: 'From the CLI' }));
@@ -814,6 +842,45 @@ describe('stream-sandbox dsp send-order', () => {
       { type: 'cancel_order', location_id: 'store-1001', order_id: 'cli-1' },
       hook,
     ]);
+  });
+
+  it('says what is wrong in one line, without a stack: exit 2 for bad arguments, 1 for a port in use', async () => {
+    const raw = (args: string[]) =>
+      promisify(execFile)(process.execPath, [bin, ...args]).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => busy.close(resolve)));
+    const cases: [string[], number, RegExp][] = [
+      [
+        [],
+        2,
+        /^stream-sandbox: No simulator: name one simulator: pos, dsp or events\. Run stream-sandbox --help/,
+      ],
+      [['till'], 2, /^stream-sandbox: Unknown simulator "till"/],
+      [['dsp', 'send-order', '--bogus'], 2, /^stream-sandbox: Unknown option '--bogus'/],
+      [
+        ['pos', '--platform-url', 'localhost:8080'],
+        2,
+        /^stream-sandbox: --platform-url must be an http\(s\) URL/,
+      ],
+      [
+        ['dsp', 'send-order', '--platform', 'nowhere', '--partner', 'p', '--secret', 's'],
+        2,
+        /--platform must be an http\(s\) URL/,
+      ],
+      [
+        ['pos', '--port', String((busy.address() as AddressInfo).port)],
+        1,
+        /^stream-sandbox: listen EADDRINUSE/,
+      ],
+    ];
+    for (const [args, code, line] of cases) {
+      const res = await raw(args);
+      expect([res.code, res.stderr.trimEnd().split('\n')]).toEqual([code, [expect.stringMatching(line)]]);
+    }
   });
 
   it('exits 2 naming the flag or field on bad arguments, 1 naming an unreachable platform, sending nothing', async () => {

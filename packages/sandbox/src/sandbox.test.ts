@@ -386,6 +386,36 @@ describe('sandbox control routes', () => {
   });
 });
 
+describe('sandbox control bodies', () => {
+  it('are JSON: a form (curl -d without a Content-Type) is refused 415 saying so, and changes nothing', async () => {
+    const pos = await start('pos');
+    for (const [method, path] of [
+      ['POST', '/_sandbox/switches'],
+      ['PUT', '/_sandbox/catalog'],
+      ['POST', '/_sandbox/webhook'],
+    ] as const) {
+      const res = await call(method, `${pos}${path}`, {
+        headers: { ...basic(client), 'content-type': 'application/x-www-form-urlencoded' },
+        body: '{"order_behavior": "reject_stock"}',
+      });
+      expect([path, res.status, res.body.error.code, res.body.error.message]).toEqual([
+        path,
+        415,
+        'unsupported_media_type',
+        expect.stringContaining('-H "Content-Type: application/json"'),
+      ]);
+    }
+    const control = sandboxControl(pos, client);
+    expect((await control.info()).switches.order_behavior).toBe('accept');
+    const token = new TokenSigner(options.tokenSecret, 'pos').issue('access', {
+      account: 'demo-merchant',
+      client: 'platform',
+      ttlMs: 60_000,
+    }).token;
+    expect((await call('GET', `${pos}/stream-pos/v1/catalog`, { token })).body).toEqual(DEMO_CATALOG);
+  });
+});
+
 describe('sandbox DSP', () => {
   let dsp: string;
   beforeAll(async () => {

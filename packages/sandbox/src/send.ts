@@ -72,12 +72,27 @@ export const WEBHOOK_PATHS = {
 
 let demoOrders = 0;
 
+/** The fulfillment types the platform refuses without a `delivery_address` (orders/validate.ts). */
+const ADDRESSED_TYPES: readonly string[] = ['merchant_managed_delivery', 'stream_managed_delivery'];
+
 /**
  * A valid DSP order (pickup, one item with a modifier, integer cents in `usd`, an E.164 phone) with
- * `overrides` on top; a fresh random `id` unless one is given, so two demo orders are two orders.
+ * `overrides` on top; a fresh random `id` unless one is given, so two demo orders are two orders. A
+ * delivery type given without an address gets a demo one, so the order still passes the platform's checks.
  */
 export function demoDspOrder(overrides: Partial<DspOrder> = {}): DspOrder {
   demoOrders += 1;
+  const address =
+    overrides.fulfillment_type && ADDRESSED_TYPES.includes(overrides.fulfillment_type)
+      ? {
+          delivery_address: {
+            address_line_1: '1 Sandbox Way',
+            city: 'Brooklyn',
+            postal_code: '11211',
+            country: 'US',
+          },
+        }
+      : {};
   return {
     id: `sbx-dsp-${randomBytes(6).toString('hex')}`,
     customer_facing_id: String(1000 + demoOrders),
@@ -95,6 +110,7 @@ export function demoDspOrder(overrides: Partial<DspOrder> = {}): DspOrder {
     subtotal: 950,
     tax: 85,
     fulfillment_type: 'pickup',
+    ...address,
     ...overrides,
   };
 }
@@ -121,12 +137,15 @@ export function dspWebhookFrom(input: unknown): DspWebhook {
 /**
  * One DSP webhook to the platform (`POST /order/{partnerRef}`), signed: what the DSP's
  * `POST /_sandbox/send` and `stream-sandbox dsp send-order` both do. `input` as {@link dspWebhookFrom}.
+ * Answers the platform's answer and the webhook `sent`: a filled-in order's own id (the `order_id` of
+ * the DSP events about it) is there, and nowhere else.
  */
-export function sendDspWebhook(
+export async function sendDspWebhook(
   platformUrl: string,
   partnerRef: string,
   secret: string,
   input: unknown,
-): Promise<PlatformAnswer> {
-  return sendWebhook(platformUrl, WEBHOOK_PATHS.dsp(partnerRef), secret, dspWebhookFrom(input));
+): Promise<PlatformAnswer & { sent: DspWebhook }> {
+  const sent = dspWebhookFrom(input);
+  return { ...(await sendWebhook(platformUrl, WEBHOOK_PATHS.dsp(partnerRef), secret, sent)), sent };
 }
