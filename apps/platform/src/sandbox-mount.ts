@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { buildSandbox } from '@stream/sandbox';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from './db/client.ts';
+import { rowsOf } from './jobs/sql.ts';
 import { decrypt } from './http/secrets.ts';
+import { menuFileUrl } from './menus/files.ts';
 import { findPartner, webhookSecretOf } from './partners/service.ts';
 import { SANDBOX_PARTNERS, sandboxControlClients, sandboxTokenSecret } from './sandbox-bootstrap.ts';
 
@@ -33,8 +37,28 @@ export async function mountSandbox(app: FastifyInstance): Promise<void> {
         partnerRef: partner.slug,
         platformUrl: () => config.publicUrl || undefined, // filled in after listen when PORT=0
         controlClients: () => sandboxControlClients(db, key, spec.slug),
+        ...(spec.kind === 'dsp'
+          ? { publishedMenus: () => publishedMenus(db, partner.id, config.publicUrl, key) }
+          : {}),
       }),
       { prefix: spec.path },
     );
   }
+}
+
+/** The last menu file published to each store of a DSP, for its simulator starting again. */
+async function publishedMenus(db: DbOrTx, dspPartnerId: string, publicUrl: string, key: Buffer) {
+  const rows = rowsOf<{ id: string; store: string; file: unknown; at: Date | string }>(
+    await db.execute(sql`
+      select distinct on (b.dsp_provider_id) p.id, b.dsp_provider_id as store, p.file, p.finished_at as at
+      from menu_publications p join location_bindings b on b.id = p.binding_id
+      where b.dsp_partner_id = ${dspPartnerId} and p.status = 'published' and p.file is not null
+      order by b.dsp_provider_id, p.created_at desc`),
+  );
+  return rows.map((r) => ({
+    location_id: r.store,
+    download_url: menuFileUrl(publicUrl, key, r.id),
+    time: new Date(r.at).toISOString(),
+    menu_file: r.file,
+  }));
 }

@@ -4,6 +4,7 @@ import { registerCertificationTrigger } from './certification.ts';
 import { CONTROL_PREFIX, registerControl } from './control.ts';
 import { registerDsp } from './dsp.ts';
 import { registerEvents } from './events.ts';
+import { recallPublishedMenus } from './menus.ts';
 import { prepareScope, redact } from './http.ts';
 import { resolveOptions, type SandboxKind, type SandboxOptions } from './options.ts';
 import { registerPos } from './pos.ts';
@@ -75,6 +76,7 @@ export function buildSandbox(kind: SandboxKind, options: SandboxOptions): Fastif
 
     registerControl(app, sim);
     REGISTER[kind](app, sim);
+    if (kind === 'dsp') await recallPublishedMenus(sim);
     registerCertificationTrigger(app, sim);
   };
 }

@@ -4,6 +4,7 @@ import { posGetCatalog, posReceiveEvent } from '@stream/contracts/apis/become-a-
 import { DEMO_CATALOG } from './catalog.ts';
 import { SandboxError, parse, route } from './http.ts';
 import type { Sim } from './sim.ts';
+import type { PublishedMenu } from './options.ts';
 import type { MenuPublishBehavior } from './state.ts';
 
 /**
@@ -98,15 +99,29 @@ export async function receivePublish(
       502,
     );
   }
-  const parsed = MenuFile.safeParse(file);
-  menuState(sim).downloads.set(event.location_id, {
+  keepMenu(sim, {
     location_id: event.location_id,
-    time: new Date().toISOString(),
     download_url: event.download_url,
+    time: new Date().toISOString(),
+    menu_file: file,
+  });
+}
+
+/** Keeps a store's menu file with its schema verdict: the one the DSP serves and orders from. */
+function keepMenu(sim: Sim, menu: PublishedMenu): void {
+  const parsed = MenuFile.safeParse(menu.menu_file);
+  menuState(sim).downloads.set(menu.location_id, {
+    ...menu,
     valid: parsed.success,
     issues: parsed.success
       ? []
       : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    menu_file: file,
   });
+}
+
+/** A DSP simulator starting again remembers the menus published to it before (`publishedMenus`). */
+export async function recallPublishedMenus(sim: Sim): Promise<void> {
+  for (const menu of (await sim.opts.publishedMenus?.()) ?? []) {
+    if (!menuState(sim).downloads.has(menu.location_id)) keepMenu(sim, menu);
+  }
 }

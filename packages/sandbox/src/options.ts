@@ -58,10 +58,27 @@ export interface SandboxOptions {
    * A function is asked on every control request (credentials that can be rotated meanwhile).
    */
   controlClients?: SandboxClient[] | (() => SandboxClient[] | Promise<SandboxClient[]>);
+  /**
+   * DSP: the menus published to its stores before it started, which a restart would otherwise forget
+   * (its demo orders would then name items no POS sells). A platform mounting the sandbox reads them
+   * from its database.
+   */
+  publishedMenus?: () => Promise<PublishedMenu[]>;
+}
+
+/** A menu file published to a DSP store, as the DSP downloaded it. */
+export interface PublishedMenu {
+  location_id: string;
+  download_url: string;
+  time: string;
+  menu_file: unknown;
 }
 
 export interface ResolvedOptions
-  extends Required<Omit<SandboxOptions, 'platformUrl' | 'webhookSecret' | 'controlClients' | 'partnerRef'>> {
+  extends Required<
+    Omit<SandboxOptions, 'platformUrl' | 'webhookSecret' | 'controlClients' | 'partnerRef' | 'publishedMenus'>
+  > {
+  publishedMenus: SandboxOptions['publishedMenus'];
   partnerRef: () => string | undefined;
   platformUrl: () => string | undefined;
   webhookSecret: string | undefined;
@@ -85,6 +102,7 @@ export function resolveOptions(kind: SandboxKind, opts: SandboxOptions): Resolve
     },
     webhookSecret: opts.webhookSecret,
     partnerRef: () => (typeof opts.partnerRef === 'function' ? opts.partnerRef() : opts.partnerRef),
+    publishedMenus: opts.publishedMenus,
     receivedLimit: opts.receivedLimit ?? 500,
     controlClients: () => {
       const given = opts.controlClients ?? opts.clients;

@@ -623,6 +623,19 @@ describe('sandbox catalogs and menus', () => {
     expect((await control.events()).map((e) => e.body)).toEqual([event]);
   });
 
+  it('a DSP started again remembers the menus published to it before (publishedMenus), and serves them', async () => {
+    const dsp = await start('dsp', {
+      ...options,
+      publishedMenus: async () => [
+        { location_id: 'store-1001', download_url: 'http://x/f', time: '2026-11-27T00:00:00.000Z', menu_file: EXAMPLE_MENU_FILE },
+      ],
+    });
+    const token = await tokenOf(dsp, 'stream-dsp');
+    expect((await sandboxControl(dsp, client).menus()).map((m) => [m.location_id, m.valid])).toEqual([['store-1001', true]]);
+    const served = await call('GET', `${dsp}/stream-dsp/v1/menuFileS3Url?location_id=store-1001`, { token });
+    expect(served.body).toEqual(EXAMPLE_MENU_FILE);
+  }); // prettier-ignore
+
   it('the DSP downloads a published file, checks it, serves it back, and refuses publishes on command', async () => {
     const files = createServer((req, res) => {
       const valid = req.url === '/good.json';

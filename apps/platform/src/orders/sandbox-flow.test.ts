@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxControl } from '@stream/sandbox';
+import { mountSandbox } from '../sandbox-mount.ts';
 import { findPartner } from '../partners/service.ts';
-import { sandboxCredentials } from '../sandbox-bootstrap.ts';
+import { sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
   activeIntegration,
@@ -67,6 +71,27 @@ const eventsOf = async (orderId: string) => {
   const orders = await world.dsp.events();
   return orders.filter((e) => e.body.order_id === orderId);
 };
+
+describe('the sandbox DSP started again', () => {
+  it('remembers the menus published to it (read from the database), so its demo orders still order real items', async () => {
+    // A second mount over the same database: what a restarted platform mounts.
+    const app = Fastify();
+    app.decorate('ctx', world.platform.app.ctx);
+    await mountSandbox(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { db, config } = world.platform.app.ctx;
+      const creds = (await sandboxControlClients(db, config.encryptionKey, 'sandbox-dsp'))[0]!;
+      const restarted = sandboxControl(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/sandbox/dsp`, creds);
+      const before = (await world.dsp.menus()).find((m) => m.location_id === store)!;
+      const after = (await restarted.menus()).find((m) => m.location_id === store);
+      expect(after).toMatchObject({ valid: true, menu_file: before.menu_file });
+      expect(after!.download_url).toMatch(/\/menu-files\/\w+\?expires=\d+&signature=[0-9a-f]{64}$/);
+    } finally {
+      await app.close();
+    }
+  }); // prettier-ignore
+});
 
 describe('the sandbox order flow', () => {
   it('accepts by default: the DSP hears location.order.accept', async () => {
