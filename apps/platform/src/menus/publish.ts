@@ -28,6 +28,7 @@ import type { Partner } from '../partners/service.ts';
 import { MENU_LIMITS, resolve, toV1, toV2, type MenuTarget, type Rejection, type Resolved } from './build.ts';
 import { catalogOf, latestCatalog, pullCatalog, type CatalogRow } from './catalogs.ts';
 import { menuFileUrl } from './files.ts';
+import { replayLaterUpdates } from './object-updates.ts';
 import type { MenuSettings } from './settings.ts';
 
 /**
@@ -239,7 +240,8 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
       await finishPublication(ctx.db, publication.id, 'failed', code, reason);
       return;
     }
-    await recordMenuItems(ctx.db, store, catalog);
+    const mapping = await recordMenuItems(ctx.db, store, catalog);
+    await replayLaterUpdates(ctx.db, store, publication, catalog, mapping);
     await finishPublication(ctx.db, publication.id, 'published');
   },
   async onDead(tx, job) {
@@ -323,7 +325,7 @@ async function recordMenuItems(
   db: DbOrTx,
   store: { dsp: Partner; location: Location },
   catalog: CatalogRow,
-): Promise<void> {
+): Promise<Resolved['mapping']> {
   const resolved = resolve(catalogOf(catalog), targetOf(store.location, store.dsp));
   const rows = [...resolved.mapping].map(([streamId, m]) => ({
     locationId: store.location.id,
@@ -347,6 +349,7 @@ async function recordMenuItems(
         },
       });
   }
+  return resolved.mapping;
 }
 
 const reasonOf = (r: Rejection) =>
