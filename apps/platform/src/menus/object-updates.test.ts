@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOG } from '@stream/sandbox/catalog';
+import { sql } from 'drizzle-orm';
 import { call } from '../../test/http.ts';
+import { rowsOf } from '../jobs/sql.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
   moveClock,
@@ -81,5 +83,48 @@ describe('an object turned off while a publication is in flight', () => {
     const item = { id: variation, name: 'One taco', quantity: 1, price: 450, currency: 'usd' };
     const refused = await postDsp(w, newOrder(w, { items: [item], subtotal: 450 }));
     expect(refused.body).toMatchObject({ status: 'failed', failure_reason: 'items_unavailable' });
+  }); // prettier-ignore
+
+  it('pulls the catalog for an object no menu holds, and publishes only if the catalog changed', async () => {
+    const ingests = async () =>
+      rowsOf<{ status: string }>(
+        await w.platform.app.ctx.db.execute(sql`select status from jobs where kind = 'menus.ingest' and ordering_key = ${`menus:${w.locationId}`}`),
+      );
+    const settled = async (n: number) =>
+      waitFor(async () => {
+        const jobs = await ingests();
+        return jobs.length >= n && jobs.every((j) => j.status === 'succeeded') ? jobs : undefined;
+      }, 20_000, 'the pull');
+    // A family sold in-store only (in no category) and an id the catalog does not have, each turned off twice.
+    const catalog = structuredClone(w.pos.catalog as typeof DEMO_CATALOG);
+    catalog.item_family!.push({ provider_id: 'fam-in-store', name: 'In store only', price_amount: 100, price_currency: 'USD' });
+    w.pos.catalog = catalog;
+    expect((await api('POST', menus('publish'))).status).toBe(202);
+    await waitFor(() => posEvents()[3], 20_000, 'the publication with the in-store family');
+    const [events, publishes, pulls] = [posEvents().length, dspEvents().filter((e) => e.type === 'location.publish').length, (await ingests()).length];
+    for (const object_id of ['fam-in-store', 'fam-in-store', 'not-in-catalog', 'not-in-catalog']) {
+      const res = await postPos(w, {
+        type: 'location.catalog.object.updated',
+        object: { location_id: w.posLocation, object_id, object_type: 'item_family', object_update: { is_active: false } },
+      });
+      expect(res.status).toBe(204);
+    }
+    await settled(pulls + 1);
+    await new Promise((r) => setTimeout(r, 500));
+    // The catalog did not change: no menu sent again, nothing to tell the POS.
+    expect(dspEvents().filter((e) => e.type === 'location.publish').length).toBe(publishes);
+    expect(posEvents().length).toBe(events);
+
+    // A new object the POS turns on: the pull finds it and publishes it.
+    catalog.category![0]!.item_family_ids!.push('fam-new');
+    catalog.item_family!.push({ provider_id: 'fam-new', name: 'New', price_amount: 300, price_currency: 'USD' });
+    w.pos.catalog = catalog;
+    const res = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: { location_id: w.posLocation, object_id: 'fam-new', object_type: 'item_family', object_update: { is_active: true } },
+    });
+    expect(res.status).toBe(204);
+    await waitFor(() => posEvents()[events], 20_000, 'the publication of the new family');
+    expect(posEvents()[events]!.type).toBe('menu.publish_success');
   }); // prettier-ignore
 });

@@ -91,7 +91,7 @@ export async function applyObjectUpdate(
       });
     }
   }
-  if (!known) await planCatalogPull(tx, location.id);
+  if (!known) await planCatalogPull(tx, location.id, 'object.updated');
 }
 
 type List = (typeof LISTS)[keyof typeof LISTS]['list'];
