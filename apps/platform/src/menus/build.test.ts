@@ -269,3 +269,18 @@ describe('ranges past midnight', () => {
     });
   }); // prettier-ignore
 });
+
+describe('a category with nothing to order', () => {
+  it('is left out of both forms (its families missing or none)', () => {
+    const r = build({
+      ...DEMO_CATALOG,
+      category: [...DEMO_CATALOG.category!, { provider_id: 'cat-none', name: 'Coming soon', item_family_ids: [] }],
+      menu: DEMO_CATALOG.menu!.map((m) => ({ ...m, category_ids: [...(m.category_ids ?? []), 'cat-none'] })),
+    });
+    const none = streamIdOf(target.locationId, 'category', 'cat-none');
+    expect(JSON.stringify(toV1(r))).not.toContain(none);
+    expect(JSON.stringify(toV2(r))).not.toContain(none);
+    expect(toV1(r)).toEqual(toV1(build(DEMO_CATALOG)));
+    expect(toV2(r)).toEqual(toV2(build(DEMO_CATALOG)));
+  }); // prettier-ignore
+});

@@ -558,10 +558,13 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
       description: category.description,
       families,
     };
-    // Made after its families, as the mapping has always listed it.
+    // Made after its families, as the mapping has always listed it. One with nothing to order is in
+    // no file: an empty section is no use to a customer, and marketplaces may refuse it.
     made.category.set(categoryId, resolved);
-    out.categories.push(resolved);
-    objects.push(resolved);
+    if (families.length > 0) {
+      out.categories.push(resolved);
+      objects.push(resolved);
+    }
     return resolved;
   };
 
@@ -582,7 +585,10 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     for (const categoryId of menu.category_ids ?? []) {
       const category = catalog.category.get(categoryId);
       if (!category) missing('category', categoryId, 'menu', menu.provider_id);
-      else if (isActive(category)) categories.push(resolveCategory(categoryId));
+      else if (isActive(category)) {
+        const resolved = resolveCategory(categoryId);
+        if (resolved.families.length > 0) categories.push(resolved);
+      }
     }
     const resolved: ResolvedMenu = {
       id: sid('menu', menu.provider_id),

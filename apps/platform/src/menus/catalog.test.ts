@@ -83,6 +83,9 @@ describe('normalizeCatalog', () => {
       ['warning', 'menu', 'menu-1', 'holidays[1].hours[0]'],
       ['error', 'item_family', 'fam-empty', 'price_amount'],
     ]);
+    expect(problems.find((p) => p.id === 'fam-ok')!.message).toBe(
+      'A second item_family fam-ok is dropped (the first one listed is kept): provider_ids are unique per kind, so give each its own.',
+    );
     expect(problems.find((p) => p.id === 'fam-lower')!.message).toBe(
       'price_currency must be upper-case ISO-4217 such as USD, not "usd"; the object is left out.',
     );

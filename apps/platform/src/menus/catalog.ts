@@ -247,7 +247,7 @@ function refusal(
     return {
       severity: 'warning',
       field: 'provider_id',
-      message: `A second ${kind} ${object.provider_id} is dropped: provider_ids are unique per kind.`,
+      message: `A second ${kind} ${object.provider_id} is dropped (the first one listed is kept): provider_ids are unique per kind, so give each its own.`,
     };
   if ('price_amount' in object && object.price_amount !== undefined) {
     const currency = (object as { price_currency?: string }).price_currency;
