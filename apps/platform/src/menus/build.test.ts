@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MenuFileV1, MenuFileV2 } from '@stream/contracts/apis/become-a-dsp/menu-file';
 import type { PosCatalog } from '@stream/contracts/apis/become-a-pos/catalog';
 import { DEMO_CATALOG } from '@stream/sandbox/catalog';
-import { closeEarlier, MENU_LIMITS, resolve, streamIdOf, toV1, toV2, type MenuTarget } from './build.ts';
+import { MENU_LIMITS, resolve, streamIdOf, toV1, toV2, weekOf, type MenuTarget } from './build.ts';
 import { normalizeCatalog } from './catalog.ts';
 
 const target: MenuTarget = {
@@ -213,7 +213,7 @@ describe('should_adjust_for_prep_time', () => {
     [['09:00-09:20'], 20, []],
     [['00:00-23:59'], 0, ['00:00-23:59']],
   ])('closes %j %i minutes earlier: %j', (ranges, minutes, expected) => {
-    expect(closeEarlier(ranges, minutes)).toEqual(expected);
+    expect(weekOf({ monday: ranges }, minutes).monday).toEqual(expected);
   });
 
   it('closes the flagged menus only, by the location prep time, and refuses one left with no hours', () => {
@@ -228,4 +228,59 @@ describe('should_adjust_for_prep_time', () => {
     ]);
     expect(rejections[0]!.reason).toContain('prep time (400 min)');
   });
+});
+
+describe('ranges past midnight', () => {
+  const night = (schedule: Record<string, string[]>, adjust = false) =>
+    build({
+      ...DEMO_CATALOG,
+      menu: [
+        {
+          provider_id: 'menu-late',
+          name: 'Late',
+          schedule,
+          category_ids: ['cat-tacos'],
+          ...(adjust ? { should_adjust_for_prep_time: true } : {}),
+        },
+      ],
+    });
+
+  it('splits "22:00-02:00" at midnight: the rest opens the next day (Sunday into Monday), merged with its ranges', () => {
+    const r = night({ friday: ['11:00-15:00', '22:00-02:00'], saturday: ['00:00-01:00', '18:00-00:00'], sunday: ['23:00-03:30'] });
+    expect(r.rejections).toEqual([]);
+    expect(r.menus[0]!.schedule).toEqual({
+      monday: ['00:00-03:30'],
+      tuesday: [],
+      wednesday: [],
+      thursday: [],
+      friday: ['11:00-15:00', '22:00-24:00'],
+      saturday: ['00:00-02:00', '18:00-24:00'],
+      sunday: ['23:00-24:00'],
+    });
+    expect(MenuFileV1.safeParse(toV1(r)).error?.issues).toBeUndefined();
+  }); // prettier-ignore
+
+  it('closes an overnight range the prep time before its real end, not at midnight', () => {
+    // Prep time 20 min: 02:00 becomes 01:40; 23:50-00:10 is too short to take an order in.
+    expect(night({ friday: ['22:00-02:00'], saturday: ['23:50-00:10'] }, true).menus[0]!.schedule).toMatchObject({
+      friday: ['22:00-24:00'],
+      saturday: ['00:00-01:40'],
+      sunday: [],
+    });
+  }); // prettier-ignore
+});
+
+describe('a category with nothing to order', () => {
+  it('is left out of both forms (its families missing or none)', () => {
+    const r = build({
+      ...DEMO_CATALOG,
+      category: [...DEMO_CATALOG.category!, { provider_id: 'cat-none', name: 'Coming soon', item_family_ids: [] }],
+      menu: DEMO_CATALOG.menu!.map((m) => ({ ...m, category_ids: [...(m.category_ids ?? []), 'cat-none'] })),
+    });
+    const none = streamIdOf(target.locationId, 'category', 'cat-none');
+    expect(JSON.stringify(toV1(r))).not.toContain(none);
+    expect(JSON.stringify(toV2(r))).not.toContain(none);
+    expect(toV1(r)).toEqual(toV1(build(DEMO_CATALOG)));
+    expect(toV2(r)).toEqual(toV2(build(DEMO_CATALOG)));
+  }); // prettier-ignore
 });

@@ -71,15 +71,37 @@ const hhmmOf = (m: number) =>
   `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
 /**
- * `should_adjust_for_prep_time`: ordering closes `minutes` before each range ends, so the last order
- * is ready by closing time; a range too short for that is dropped. Ranges are `HH:mm-HH:mm`, valid.
+ * A menu's week as the file shows it. A range past midnight (`22:00-02:00`) is split at it: the rest
+ * opens the next day (Sunday's on Monday), as a DSP reads only ranges within a day. With
+ * `should_adjust_for_prep_time` ordering closes `closeMinutes` before each range really ends, so the
+ * last order is ready by closing time; a range too short for that is dropped. Each day's ranges come
+ * in order, overlapping ones merged. Ranges are valid `HH:mm-HH:mm` (see `validRange`).
  */
-export function closeEarlier(ranges: readonly string[], minutes: number): string[] {
-  return ranges.flatMap((range) => {
-    const [from, to] = range.split('-') as [string, string];
-    const end = minutesOf(to) - minutes;
-    return end > minutesOf(from) ? [`${from}-${hhmmOf(end)}`] : [];
+export function weekOf(schedule: CatalogSchedule | undefined, closeMinutes = 0): Schedule {
+  const days = DAYS.map((): [number, number][] => []);
+  DAYS.forEach((day, i) => {
+    for (const range of schedule?.[day] ?? []) {
+      const [from, to] = range.split('-').map(minutesOf) as [number, number];
+      const end = (to <= from ? to + DAY : to) - closeMinutes;
+      if (end <= from) continue;
+      days[i]!.push([from, Math.min(end, DAY)]);
+      if (end > DAY) days[(i + 1) % 7]!.push([0, end - DAY]);
+    }
   });
+  return Object.fromEntries(
+    DAYS.map((day, i) => [day, merged(days[i]!).map(([a, b]) => `${hhmmOf(a)}-${hhmmOf(b)}`)]),
+  ) as Schedule;
+}
+const DAY = 24 * 60;
+
+function merged(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [a, b] of ranges.sort((x, y) => x[0] - y[0])) {
+    const last = out.at(-1);
+    if (last && a < last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
 }
 
 interface Priced {
@@ -536,21 +558,19 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
       description: category.description,
       families,
     };
-    // Made after its families, as the mapping has always listed it.
+    // Made after its families, as the mapping has always listed it. One with nothing to order is in
+    // no file: an empty section is no use to a customer, and marketplaces may refuse it.
     made.category.set(categoryId, resolved);
-    out.categories.push(resolved);
-    objects.push(resolved);
+    if (families.length > 0) {
+      out.categories.push(resolved);
+      objects.push(resolved);
+    }
     return resolved;
   };
 
   for (const menu of menus) {
     const adjust = menu.should_adjust_for_prep_time === true;
-    const schedule = Object.fromEntries(
-      DAYS.map((d) => {
-        const ranges = menu.schedule?.[d] ?? [];
-        return [d, adjust ? closeEarlier(ranges, target.prepTimeMinutes) : ranges];
-      }),
-    ) as Schedule;
+    const schedule = weekOf(menu.schedule, adjust ? target.prepTimeMinutes : 0);
     if (DAYS.every((d) => schedule[d].length === 0)) {
       reject(
         'MENU_SCHEDULE_MISSING',
@@ -565,7 +585,10 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     for (const categoryId of menu.category_ids ?? []) {
       const category = catalog.category.get(categoryId);
       if (!category) missing('category', categoryId, 'menu', menu.provider_id);
-      else if (isActive(category)) categories.push(resolveCategory(categoryId));
+      else if (isActive(category)) {
+        const resolved = resolveCategory(categoryId);
+        if (resolved.families.length > 0) categories.push(resolved);
+      }
     }
     const resolved: ResolvedMenu = {
       id: sid('menu', menu.provider_id),

@@ -62,7 +62,10 @@ describe('normalizeCatalog', () => {
         {
           provider_id: 'menu-1',
           name: 'Menu',
-          schedule: { monday: ['11:00-15:00', '9-17', '18:00-17:00'], tuesday: ['17:00-24:00'] },
+          schedule: {
+            monday: ['11:00-15:00', '9-17', '18:00-18:00', '22:00-02:00'],
+            tuesday: ['17:00-24:00'],
+          },
           holidays: [{ date: '02-30' }, { date: '12-25', hours: ['8:00-12:00'] }],
         },
       ],
@@ -80,6 +83,9 @@ describe('normalizeCatalog', () => {
       ['warning', 'menu', 'menu-1', 'holidays[1].hours[0]'],
       ['error', 'item_family', 'fam-empty', 'price_amount'],
     ]);
+    expect(problems.find((p) => p.id === 'fam-ok')!.message).toBe(
+      'A second item_family fam-ok is dropped (the first one listed is kept): provider_ids are unique per kind, so give each its own.',
+    );
     expect(problems.find((p) => p.id === 'fam-lower')!.message).toBe(
       'price_currency must be upper-case ISO-4217 such as USD, not "usd"; the object is left out.',
     );
@@ -87,7 +93,7 @@ describe('normalizeCatalog', () => {
     expect([...catalog.item_family.keys()]).toEqual(['fam-ok']);
     expect(catalog.item_family.get('fam-ok')!.name).toBe('OK');
     expect(catalog.menu.get('menu-1')!.schedule).toEqual({
-      monday: ['11:00-15:00'],
+      monday: ['11:00-15:00', '22:00-02:00'],
       tuesday: ['17:00-24:00'],
     });
     expect(catalog.menu.get('menu-1')!.holidays).toEqual([{ date: '12-25', hours: [] }]);
@@ -101,11 +107,21 @@ describe('schedule and holiday formats', () => {
     ['23:30-23:59', true],
     ['9:00-17:00', false],
     ['17:00-11:00', false],
+    ['22:00-02:00', false],
     ['11:00-11:00', false],
     ['24:00-24:30', false],
     ['11:60-12:00', false],
     ['11:00 - 15:00', false],
   ])('%s is %s as a range', (range, ok) => expect(validRange(range)).toBe(ok));
+  it.each([
+    ['22:00-02:00', true],
+    ['18:00-00:00', true],
+    ['11:00-15:00', true],
+    ['11:00-11:00', false],
+    ['23:00-24:30', false],
+  ])('%s is %s as a schedule range, which may run past midnight', (range, ok) =>
+    expect(validRange(range, true)).toBe(ok),
+  );
   it.each([
     ['12-25', true],
     ['02-29', true],
@@ -113,4 +129,70 @@ describe('schedule and holiday formats', () => {
     ['13-01', false],
     ['1-5', false],
   ])('%s is %s as a date', (date, ok) => expect(validDate(date)).toBe(ok));
+});
+
+describe('what real POS serialisers send', () => {
+  it('reads null as absent: an optional field sent as null keeps the object (a required one is still named)', () => {
+    const { catalog, problems } = normalizeCatalog({
+      category: [{ provider_id: 'c', name: 'Cafés ☕', description: null, is_active: null, item_family_ids: ['f'] }],
+      item_family: [
+        {
+          provider_id: 'f',
+          name: 'Crème brûlée',
+          description: null,
+          price_amount: 650,
+          price_currency: 'EUR',
+          item_ids: null,
+          modifier_group_ids: null,
+          tax_ids: null,
+          sku: null,
+          upc: null,
+          images: null,
+          allergens: null,
+          location_overrides: [{ location_id: 'loc-1', price_amount: null, is_active: false }],
+        },
+        { provider_id: 'f-noname', name: null, price_amount: 1, price_currency: 'EUR' },
+      ],
+      modifier_group: [{ provider_id: 'g', name: 'G', rules: { selection_type: null, maximum_unique_modifiers_allowed: null } }],
+      menu: [{ provider_id: 'm', name: 'M', schedule: { monday: ['08:00-12:00'], tuesday: null }, holidays: null, location_memberships: null, category_ids: ['c'] }],
+      tax: [{ provider_id: 't', name: 'VAT', rate: 10, is_inclusive: true, is_default: null }],
+    });
+    expect(problems.map((p) => [p.severity, p.kind, p.id, p.field])).toEqual([['error', 'item_family', 'f-noname', 'name']]);
+    expect(catalog.category.get('c')).toEqual({ provider_id: 'c', name: 'Cafés ☕', item_family_ids: ['f'] });
+    expect(catalog.item_family.get('f')).toEqual({
+      provider_id: 'f',
+      name: 'Crème brûlée',
+      price_amount: 650,
+      price_currency: 'EUR',
+      location_overrides: [{ location_id: 'loc-1', is_active: false }],
+    });
+    expect(catalog.modifier_group.get('g')!.rules).toEqual({});
+    expect(catalog.menu.get('m')!.schedule).toEqual({ monday: ['08:00-12:00'] });
+    expect(catalog.tax.get('t')).toEqual({ provider_id: 't', name: 'VAT', rate: 10, is_inclusive: true });
+  }); // prettier-ignore
+
+  it('drops a price override for a platform it does not know with a warning, and keeps the object', () => {
+    const { catalog, problems } = normalizeCatalog({
+      item: [
+        {
+          provider_id: 'i',
+          name: 'I',
+          price_amount: 100,
+          price_currency: 'USD',
+          dsp_price_amount_overrides: [{ dsp: 'deliveroo', price_amount: 120 }, { dsp: 'uber', price_amount: 110 }],
+        },
+      ],
+    });
+    expect(catalog.item.get('i')!.dsp_price_amount_overrides).toEqual([{ dsp: 'uber', price_amount: 110 }]);
+    expect(problems).toEqual([
+      {
+        severity: 'warning',
+        kind: 'item',
+        id: 'i',
+        field: 'dsp_price_amount_overrides.0.dsp',
+        message:
+          '"deliveroo" is not a delivery platform a price can be overridden for (doordash, uber, grubhub, chownow, flipdish); this override is dropped and the item keeps its other prices.',
+      },
+    ]);
+  }); // prettier-ignore
 });

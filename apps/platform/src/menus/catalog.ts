@@ -1,5 +1,6 @@
 import {
   CATALOG_KINDS,
+  PRICE_PLATFORMS,
   type CatalogHoliday,
   type CatalogKind,
   type CatalogObjects,
@@ -33,12 +34,15 @@ const CURRENCY = /^[A-Z]{3}$/;
 const RANGE = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$/;
 const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Whether `HH:mm-HH:mm` is a valid range (end after start; `24:00` allowed as an end). */
-export function validRange(range: string): boolean {
+/**
+ * Whether `HH:mm-HH:mm` is a valid range: end after start (`24:00` allowed as an end), or, with
+ * `overnight` (menu schedules), before it: `22:00-02:00` closes at 02:00 the next day.
+ */
+export function validRange(range: string, overnight = false): boolean {
   const m = RANGE.exec(range);
   if (!m) return false;
   const [start, end] = [Number(m[1]) * 60 + Number(m[2]), Number(m[3]) * 60 + Number(m[4])];
-  return end <= 24 * 60 && end > start;
+  return end <= 24 * 60 && (end > start || (overnight && end < start));
 }
 
 /** Whether `MM-DD` is a day of some year. */
@@ -155,7 +159,7 @@ function addObject(
   raw: unknown,
   index: number,
 ) {
-  const parsed = CATALOG_KINDS[kind].safeParse(raw);
+  const parsed = CATALOG_KINDS[kind].safeParse(withoutUnknownPlatforms(problems, kind, withoutNulls(raw)));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path.join('.') || null;
@@ -181,6 +185,58 @@ function addObject(
   map.set(object.provider_id, object);
 }
 
+/**
+ * Null reads as absent, at every depth of an object: serialisers write `"description": null` for a
+ * field they have no value for, and the contract's optional fields would otherwise refuse the whole
+ * object. A required field sent as null is still named missing; nulls inside arrays are kept (errors).
+ */
+export function withoutNulls(value: unknown): unknown {
+  // The same value back when it holds no null (most objects): a large catalog is not copied.
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i] === null ? null : withoutNulls(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const was = (value as Record<string, unknown>)[key];
+    const v = was === null ? undefined : withoutNulls(was);
+    if (v === was) continue;
+    out ??= { ...value };
+    if (v === undefined) delete out[key];
+    else out[key] = v;
+  }
+  return out ?? value;
+}
+
+/**
+ * A price override for a platform outside section 9's list is dropped with a warning: it could never
+ * apply, and refusing the object for it would take the whole dish off every marketplace.
+ */
+function withoutUnknownPlatforms(problems: CatalogProblem[], kind: CatalogKind, raw: unknown): unknown {
+  const overrides = (raw as { dsp_price_amount_overrides?: unknown } | null)?.dsp_price_amount_overrides;
+  if (!Array.isArray(overrides)) return raw;
+  const known = overrides.filter((o: unknown, i) => {
+    const dsp = (o as { dsp?: unknown } | null)?.dsp;
+    if (typeof dsp !== 'string' || (PRICE_PLATFORMS as readonly string[]).includes(dsp)) return true;
+    problems.push(
+      problemOf(
+        'warning',
+        kind,
+        raw,
+        `dsp_price_amount_overrides.${i}.dsp`,
+        `"${dsp}" is not a delivery platform a price can be overridden for (${PRICE_PLATFORMS.join(', ')}); this override is dropped and the ${kind} keeps its other prices.`,
+      ),
+    );
+    return false;
+  });
+  return known.length === overrides.length ? raw : { ...raw!, dsp_price_amount_overrides: known };
+}
+
 /** Why a valid object is still left out: a second one of its provider_id, or a price without its currency. */
 function refusal(
   map: Map<string, unknown>,
@@ -191,7 +247,7 @@ function refusal(
     return {
       severity: 'warning',
       field: 'provider_id',
-      message: `A second ${kind} ${object.provider_id} is dropped: provider_ids are unique per kind.`,
+      message: `A second ${kind} ${object.provider_id} is dropped (the first one listed is kept): provider_ids are unique per kind, so give each its own.`,
     };
   if ('price_amount' in object && object.price_amount !== undefined) {
     const currency = (object as { price_currency?: string }).price_currency;
@@ -220,10 +276,10 @@ function cleanSchedule(
     Object.entries(schedule).map(([day, ranges]) => [
       day,
       (ranges ?? []).filter((range, i) => {
-        if (validRange(range)) return true;
+        if (validRange(range, true)) return true;
         warn(
           `schedule.${day}[${i}]`,
-          `"${range}" is not a 24-hour HH:mm-HH:mm range ending after it starts; it is dropped.`,
+          `"${range}" is not a 24-hour HH:mm-HH:mm range (such as 11:00-15:00, or 22:00-02:00 past midnight); it is dropped.`,
         );
         return false;
       }),

@@ -28,6 +28,7 @@ import type { Partner } from '../partners/service.ts';
 import { MENU_LIMITS, resolve, toV1, toV2, type MenuTarget, type Rejection, type Resolved } from './build.ts';
 import { catalogOf, latestCatalog, pullCatalog, type CatalogRow } from './catalogs.ts';
 import { menuFileUrl } from './files.ts';
+import { replayLaterUpdates } from './object-updates.ts';
 import type { MenuSettings } from './settings.ts';
 
 /**
@@ -100,8 +101,17 @@ export function planPublish(db: DbOrTx, payload: z.infer<typeof IngestPayload>, 
 /** How long a `location.catalog.updated` waits for more of a burst before the catalog is pulled. */
 export const CATALOG_DEBOUNCE_MS = { value: 2_000 };
 
-/** A pull and publish after a catalog change: none added while one is still waiting to run. */
-export async function planCatalogPull(db: DbOrTx, locationId: string): Promise<void> {
+/**
+ * A pull and publish after a catalog change: none added while one is still waiting to run. A pull for
+ * an object update naming an object no published menu holds (`object.updated`) publishes only to
+ * stores whose menu is not already of the catalog it pulls: POS updates about objects sold in store
+ * only must not send every DSP its menu again. Any waiting pull serves it; it serves no `catalog.updated`.
+ */
+export async function planCatalogPull(
+  db: DbOrTx,
+  locationId: string,
+  cause: 'catalog.updated' | 'object.updated' = 'catalog.updated',
+): Promise<void> {
   const [waiting] = await db
     .select({ id: jobs.id })
     .from(jobs)
@@ -110,11 +120,11 @@ export async function planCatalogPull(db: DbOrTx, locationId: string): Promise<v
         eq(jobs.orderingKey, `menus:${locationId}`),
         eq(jobs.kind, 'menus.ingest'),
         eq(jobs.status, 'pending'),
+        cause === 'catalog.updated' ? sql`${jobs.payload}->>'cause' = ${cause}` : undefined,
       ),
     )
     .limit(1);
-  if (!waiting)
-    await planPublish(db, { location_id: locationId, cause: 'catalog.updated' }, CATALOG_DEBOUNCE_MS.value);
+  if (!waiting) await planPublish(db, { location_id: locationId, cause }, CATALOG_DEBOUNCE_MS.value);
 }
 
 export const menuIngest = defineJobKind<z.infer<typeof IngestPayload>, void>({
@@ -129,8 +139,9 @@ export const menuIngest = defineJobKind<z.infer<typeof IngestPayload>, void>({
       .from(orgLocations)
       .where(eq(orgLocations.id, job.payload.location_id));
     if (!location) throw new PermanentJobError(`Location ${job.payload.location_id} no longer exists.`);
+    let catalog: CatalogRow;
     try {
-      await pullCatalog(ctx, location);
+      catalog = await pullCatalog(ctx, location);
     } catch (err) {
       if (err instanceof ApiError && err.code.startsWith('integration_'))
         throw new PermanentJobError(err.message);
@@ -139,6 +150,11 @@ export const menuIngest = defineJobKind<z.infer<typeof IngestPayload>, void>({
       throw err;
     }
     for (const { binding } of await storesOf(ctx.db, location.id, job.payload.binding_id)) {
+      if (
+        job.payload.cause === 'object.updated' &&
+        (await lastPublished(ctx.db, binding.id))?.catalogId === catalog.id
+      )
+        continue;
       await enqueue(ctx.db, {
         kind: menuPublish,
         payload: { binding_id: binding.id, cause: job.payload.cause },
@@ -239,7 +255,8 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
       await finishPublication(ctx.db, publication.id, 'failed', code, reason);
       return;
     }
-    await recordMenuItems(ctx.db, store, catalog);
+    const mapping = await recordMenuItems(ctx.db, store, catalog);
+    await replayLaterUpdates(ctx.db, store, publication, catalog, mapping);
     await finishPublication(ctx.db, publication.id, 'published');
   },
   async onDead(tx, job) {
@@ -323,7 +340,7 @@ async function recordMenuItems(
   db: DbOrTx,
   store: { dsp: Partner; location: Location },
   catalog: CatalogRow,
-): Promise<void> {
+): Promise<Resolved['mapping']> {
   const resolved = resolve(catalogOf(catalog), targetOf(store.location, store.dsp));
   const rows = [...resolved.mapping].map(([streamId, m]) => ({
     locationId: store.location.id,
@@ -347,6 +364,7 @@ async function recordMenuItems(
         },
       });
   }
+  return resolved.mapping;
 }
 
 const reasonOf = (r: Rejection) =>

@@ -85,7 +85,7 @@ export const CatalogSchedule = z
   .meta({
     id: 'CatalogSchedule',
     description:
-      'Opening hours per weekday as 24-hour `HH:mm-HH:mm` ranges in the location time zone; a day absent or empty is closed.',
+      'Opening hours per weekday as 24-hour `HH:mm-HH:mm` ranges in the location time zone; a day absent or empty is closed. In a POS catalog a range may run past midnight (`22:00-02:00` closes at 02:00 the next day); in a menu file each range lies within its day (`24:00` ends it), so such hours arrive split over the two days.',
   });
 export type CatalogSchedule = z.infer<typeof CatalogSchedule>;
 

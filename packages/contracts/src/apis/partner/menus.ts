@@ -83,7 +83,7 @@ export const MenuPublication = z
     failure_reason: z.string().nullable(),
     cause: z.string().meta({
       description:
-        '`binding`, `catalog.updated`, `partner` or `operator`; for a failure that is no publish attempt, `object.updated` (an object update the store could not take) or `connection` (the DSP refused the binding).',
+        '`binding`, `catalog.updated`, `object.updated` (an object update named an object no published menu held, and the catalog pulled for it changed), `partner` or `operator`; for a failure that is no publish attempt, `object.updated` (an object update the store could not take) or `connection` (the DSP refused the binding).',
     }),
     catalog_version: z
       .number()
@@ -132,7 +132,8 @@ pull. ${WHO}`,
               kind: 'item_family',
               id: 'fam-carnitas',
               field: 'provider_id',
-              message: 'A second item_family fam-carnitas is dropped: provider_ids are unique per kind.',
+              message:
+                'A second item_family fam-carnitas is dropped (the first one listed is kept): provider_ids are unique per kind, so give each its own.',
             },
           ],
         },

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CATALOG } from '@stream/sandbox/catalog';
+import { sql } from 'drizzle-orm';
+import { call } from '../../test/http.ts';
+import { rowsOf } from '../jobs/sql.ts';
+import { waitFor } from '../../test/wait.ts';
+import {
+  moveClock,
+  newOrder,
+  postDsp,
+  postPos,
+  startOrderWorld,
+  type OrderWorld,
+} from '../orders/testing.ts';
+import { streamIdOf } from './build.ts';
+import { CATALOG_DEBOUNCE_MS, MENU_PUBLISH } from './publish.ts';
+
+/**
+ * Object updates against publications in flight, over real HTTP: a POS and a DSP written from the
+ * contract (node:http, not the sandbox).
+ */
+
+let w: OrderWorld;
+beforeAll(async () => {
+  Object.assign(MENU_PUBLISH, { deadlineMs: 60 * 60_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
+  CATALOG_DEBOUNCE_MS.value = 300;
+  w = await startOrderWorld();
+});
+afterAll(async () => {
+  await w?.stop();
+});
+
+const api = (method: string, path: string) => call(method, `${w.url}${path}`, { token: w.token });
+const menus = (what: string) => `/menus/locations/${w.locationId}/${what}`;
+const posEvents = () => w.pos.ofPath('/stream-pos/v1/events').map((r) => r.body as { type: string });
+const dspEvents = () => w.dsp.ofPath('/stream-dsp/v1/event').map((r) => r.body as Record<string, unknown>);
+
+describe('an object turned off while a publication is in flight', () => {
+  it('stays off once the DSP takes the publication built from the catalog pulled before it', async () => {
+    await waitFor(() => posEvents()[0], 20_000, 'the binding publication (an empty catalog)');
+    w.pos.catalog = DEMO_CATALOG;
+    expect((await api('POST', menus('publish'))).status).toBe(202);
+    await waitFor(() => posEvents()[1], 20_000, 'the first publication');
+    expect(posEvents()[1]!.type).toBe('menu.publish_success');
+
+    // The DSP is down: a publication of a changed catalog waits to retry (a minute, unless the clock moves).
+    let down = true;
+    w.dsp.answer = (body) => (body.type === 'location.publish' && down ? { status: 503, body: {} } : { status: 200, body: {} });
+    const changed = structuredClone(DEMO_CATALOG);
+    changed.item!.find((i) => i.provider_id === 'itm-carnitas-3')!.price_amount = 1250;
+    w.pos.catalog = changed;
+    const tried = dspEvents().length;
+    expect((await api('POST', menus('publish'))).status).toBe(202);
+    await waitFor(() => dspEvents().slice(tried).find((e) => e.type === 'location.publish'), 20_000, 'the refused publish');
+
+    // Meanwhile the restaurant runs out of single tacos; the DSP hears it at once.
+    const variation = streamIdOf(w.locationId, 'item', 'itm-carnitas-1');
+    const off = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: { location_id: w.posLocation, object_id: 'itm-carnitas-1', object_type: 'item', object_update: { is_active: false } },
+    });
+    expect(off.status).toBe(204);
+    await waitFor(() => dspEvents().find((e) => e.type === 'location.update'), 20_000, 'the update');
+
+    // The DSP is back and takes the file built before the update.
+    down = false;
+    const sent = dspEvents().length;
+    await moveClock(w, 60_000);
+    await waitFor(() => posEvents()[2], 20_000, 'the second publication');
+    expect(posEvents()[2]!.type).toBe('menu.publish_success');
+    const after = await waitFor(() => {
+      const later = dspEvents().slice(sent);
+      return later.some((e) => e.type === 'location.update') ? later : undefined;
+    }, 20_000, 'the update told again after the publication');
+    // What the DSP was sent last about it: off, after the publication.
+    expect(after.map((e) => e.type)).toEqual(['location.publish', 'location.update']);
+    expect(after[1]).toEqual({ type: 'location.update', location_id: w.store, object_updates: { variations: [{ stream_id: variation, is_active: false }] } });
+    // The file it downloads says so too.
+    const file = await call('GET', (after[0] as { download_url: string }).download_url);
+    const found = JSON.stringify(file.body).match(new RegExp(`"stream_id":"${variation}"[^}]*"is_active":(true|false)`));
+    expect(found?.[1]).toBe('false');
+    // And an order naming it is refused before the POS.
+    const item = { id: variation, name: 'One taco', quantity: 1, price: 450, currency: 'usd' };
+    const refused = await postDsp(w, newOrder(w, { items: [item], subtotal: 450 }));
+    expect(refused.body).toMatchObject({ status: 'failed', failure_reason: 'items_unavailable' });
+  }); // prettier-ignore
+
+  it('pulls the catalog for an object no menu holds, and publishes only if the catalog changed', async () => {
+    const ingests = async () =>
+      rowsOf<{ status: string }>(
+        await w.platform.app.ctx.db.execute(sql`select status from jobs where kind = 'menus.ingest' and ordering_key = ${`menus:${w.locationId}`}`),
+      );
+    const settled = async (n: number) =>
+      waitFor(async () => {
+        const jobs = await ingests();
+        return jobs.length >= n && jobs.every((j) => j.status === 'succeeded') ? jobs : undefined;
+      }, 20_000, 'the pull');
+    // A family sold in-store only (in no category) and an id the catalog does not have, each turned off twice.
+    const catalog = structuredClone(w.pos.catalog as typeof DEMO_CATALOG);
+    catalog.item_family!.push({ provider_id: 'fam-in-store', name: 'In store only', price_amount: 100, price_currency: 'USD' });
+    w.pos.catalog = catalog;
+    expect((await api('POST', menus('publish'))).status).toBe(202);
+    await waitFor(() => posEvents()[3], 20_000, 'the publication with the in-store family');
+    const [events, publishes, pulls] = [posEvents().length, dspEvents().filter((e) => e.type === 'location.publish').length, (await ingests()).length];
+    for (const object_id of ['fam-in-store', 'fam-in-store', 'not-in-catalog', 'not-in-catalog']) {
+      const res = await postPos(w, {
+        type: 'location.catalog.object.updated',
+        object: { location_id: w.posLocation, object_id, object_type: 'item_family', object_update: { is_active: false } },
+      });
+      expect(res.status).toBe(204);
+    }
+    await settled(pulls + 1);
+    await new Promise((r) => setTimeout(r, 500));
+    // The catalog did not change: no menu sent again, nothing to tell the POS.
+    expect(dspEvents().filter((e) => e.type === 'location.publish').length).toBe(publishes);
+    expect(posEvents().length).toBe(events);
+
+    // A new object the POS turns on: the pull finds it and publishes it.
+    catalog.category![0]!.item_family_ids!.push('fam-new');
+    catalog.item_family!.push({ provider_id: 'fam-new', name: 'New', price_amount: 300, price_currency: 'USD' });
+    w.pos.catalog = catalog;
+    const res = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: { location_id: w.posLocation, object_id: 'fam-new', object_type: 'item_family', object_update: { is_active: true } },
+    });
+    expect(res.status).toBe(204);
+    await waitFor(() => posEvents()[events], 20_000, 'the publication of the new family');
+    expect(posEvents()[events]!.type).toBe('menu.publish_success');
+  }); // prettier-ignore
+});
