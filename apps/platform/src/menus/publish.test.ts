@@ -120,6 +120,10 @@ describe('publishing a location menu', () => {
       download_url.replace(/signature=(\w)/, (_, c: string) => `signature=${c === '0' ? '1' : '0'}`),
     );
     expect([forged.status, forged.body.error.code]).toEqual([404, 'not_found']);
+    // A link cut short says so.
+    const cut = await call('GET', download_url.split('?')[0]!);
+    expect([cut.status, cut.body.error.code]).toEqual([400, 'validation_failed']);
+    expect(cut.body.error.message).toContain('use the whole download_url, its query included');
   });
 
   it('shows the catalog with its problems, and dry-runs with a diff without publishing', async () => {

@@ -313,6 +313,8 @@ last file it downloaded here, so a developer can read what it got.`,
   errors: ['validation_failed', 'not_found', ...MERCHANT_TOKEN_ERRORS],
 });
 
+const INCOMPLETE_LINK = 'missing or not as sent: use the whole download_url, its query included';
+
 export const downloadMenuFile = defineOperation({
   api: 'become-a-dsp',
   operationId: 'downloadMenuFile',
@@ -327,8 +329,12 @@ signed and valid for 24 hours; an altered or expired link is 404 \`not_found\` (
   request: {
     params: z.object({ publication_id: z.string().min(1).max(64) }),
     query: z.object({
-      expires: z.coerce.number().int().meta({ description: 'When the link expires, epoch ms.' }),
-      signature: z.string().min(1).max(128),
+      // A link cut short (its query lost) is told so, not "expected number, received NaN".
+      expires: z.coerce
+        .number({ error: INCOMPLETE_LINK })
+        .int({ error: INCOMPLETE_LINK })
+        .meta({ description: 'When the link expires, epoch ms.' }),
+      signature: z.string({ error: INCOMPLETE_LINK }).min(1, { error: INCOMPLETE_LINK }).max(128),
     }),
   },
   responses: { 200: { description: 'The menu file.', schema: MenuFile, example: EXAMPLE_MENU_FILE } },
