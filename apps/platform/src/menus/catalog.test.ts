@@ -82,7 +82,11 @@ describe('normalizeCatalog', () => {
       ['warning', 'menu', 'menu-1', 'holidays[0].date'],
       ['warning', 'menu', 'menu-1', 'holidays[1].hours[0]'],
       ['error', 'item_family', 'fam-empty', 'price_amount'],
+      ['warning', 'item_family', 'fam-ok', null], // no category lists it
     ]);
+    expect(problems.at(-1)!.message).toBe(
+      'No category lists it (item_family_ids), so no menu shows it; add it to a category.',
+    );
     expect(problems.find((p) => p.id === 'fam-ok')!.message).toBe(
       'A second item_family fam-ok is dropped (the first one listed is kept): provider_ids are unique per kind, so give each its own.',
     );

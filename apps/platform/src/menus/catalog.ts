@@ -85,7 +85,23 @@ export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: Ca
   }
   warnUnknownKinds(body, problems);
   dropUnsellableFamilies(catalog, problems);
+  warnUncategorisedFamilies(catalog, problems);
   return { catalog, problems };
+}
+
+/** A family no category lists is on no menu: said, or the POS would only notice it missing at the DSP. */
+function warnUncategorisedFamilies(catalog: Catalog, problems: CatalogProblem[]) {
+  const listed = new Set([...catalog.category.values()].flatMap((c) => c.item_family_ids ?? []));
+  for (const family of catalog.item_family.values()) {
+    if (listed.has(family.provider_id)) continue;
+    problems.push({
+      severity: 'warning',
+      kind: 'item_family',
+      id: family.provider_id,
+      field: null,
+      message: 'No category lists it (item_family_ids), so no menu shows it; add it to a category.',
+    });
+  }
 }
 
 /**
