@@ -39,6 +39,8 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The longest path parameter the router takes; ids are far shorter. */
+const MAX_PARAM_LENGTH = 200;
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
@@ -85,15 +87,18 @@ export function createHttpServer(opts: {
     requestIdHeader: false,
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route runs (undecodable path, over-long parameter)
-    // still answer with the error body of the API the path belongs to.
+    // still answer with the error body of the API the path belongs to, as `invalid_request` at its
+    // documented 400 (the router's own status for an over-long parameter is 414).
     frameworkErrors: (err, req, reply) => {
-      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
       // The reply here is typed for no particular route; widen it once.
-      sendError(reply as unknown as FastifyReply, envelopeForUrl(app, req.url), status, {
+      sendError(reply as unknown as FastifyReply, envelopeForUrl(app, req.url), 400, {
         code: 'invalid_request',
-        message: `The request URL cannot be routed: ${err.message}.`,
+        message:
+          err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`
+            : `The request URL cannot be routed: ${err.message}.`,
       });
     },
   });

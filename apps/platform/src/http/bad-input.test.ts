@@ -218,11 +218,16 @@ describe('routes without a body', () => {
   });
 
   // Fastify's router rejects these before any route runs; `frameworkErrors` keeps the error body.
-  it('answers 4xx with the error body to an over-long or undecodable path', async () => {
+  it('answers 400 invalid_request (its documented status) to an over-long or undecodable path', async () => {
     for (const path of [`/tokens/${'x'.repeat(300)}`, '/tokens/%E0%A4%A']) {
       const res = await call('DELETE', `${platform.url}${path}`, { token: partner.token });
-      expectErrorBody(res, 'any4xx', 'invalid_request');
+      expectErrorBody(res, 400, 'invalid_request');
     }
+    // The router's own answer to an over-long parameter was 414 with a 400 code; now it says why.
+    const long = await call('DELETE', `${platform.url}/tokens/${'x'.repeat(201)}`, { token: partner.token });
+    expect(long.body.error.message).toBe(
+      'A path parameter is longer than 200 characters; no id is that long.',
+    );
   });
 
   it('PUT with a token id of the wrong shape is 400 or 404, never 5xx', async () => {
