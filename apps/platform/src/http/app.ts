@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '@stream/contracts/errors';
+import { envelopeBody } from '@stream/contracts/envelopes';
 import { fileURLToPath } from 'node:url';
 import {
   installBodyParsers,
@@ -85,7 +86,8 @@ export function createHttpServer(opts: {
         : `req_${randomUUID().replaceAll('-', '')}`;
     },
     requestIdHeader: false,
-    clientErrorHandler: answerClientError,
+    // `app` is read when a client errs, long after this object is built.
+    clientErrorHandler: (err, socket) => answerClientError(app, err, socket),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route runs (undecodable path, over-long parameter)
@@ -203,7 +205,24 @@ function loggedRequest(req: FastifyRequest) {
   };
 }
 
-function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+/**
+ * The path of the request line Node could not finish parsing, from the bytes it had (`rawPacket`):
+ * enough to tell whose API the request was for. Undefined when they do not start a request line.
+ */
+export function requestLinePath(rawPacket: unknown): string | undefined {
+  if (!Buffer.isBuffer(rawPacket)) return undefined;
+  return /^[A-Z]{1,16} (\/[^\s?]*)/.exec(rawPacket.subarray(0, 1_024).toString('latin1'))?.[1];
+}
+
+/**
+ * Answers what Node refuses before Fastify sees a request (a request too slow, headers too large,
+ * bytes that are not HTTP), in the envelope of the API the request line names when it can be read.
+ */
+function answerClientError(
+  app: FastifyInstance,
+  err: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -212,7 +231,9 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
         ? [431, 'headers_too_large', 'The request headers are too large; send fewer or shorter headers.']
         : [400, 'invalid_request', 'The request is not well-formed HTTP/1.1.'];
   if (socket.writable) {
-    const body = JSON.stringify(errorBody(code, message));
+    const path = requestLinePath(err.rawPacket);
+    const envelope = path ? envelopeForUrl(app, path) : 'stream';
+    const body = JSON.stringify(envelopeBody(envelope, { code, message }));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
