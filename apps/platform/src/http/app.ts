@@ -87,7 +87,9 @@ export function createHttpServer(opts: {
     },
     requestIdHeader: false,
     // `app` is read when a client errs, long after this object is built.
-    clientErrorHandler: (err, socket) => answerClientError(app, err, socket),
+    clientErrorHandler: (err, socket) => {
+      answerClientError(app, err, socket);
+    },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route runs (undecodable path, over-long parameter)
