@@ -48,6 +48,11 @@ export const ERROR_CODES = {
     description: 'The request (headers or body) did not arrive in full in time; the connection is closed.',
   },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
+  expectation_failed: {
+    status: 417,
+    description:
+      'The `Expect` header asks for something other than `100-continue`; send the request without it.',
+  },
   not_found: { status: 404, description: 'No such route, or no such resource visible to the caller.' },
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
   conflict: { status: 409, description: 'The request conflicts with the current state.' },

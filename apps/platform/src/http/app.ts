@@ -7,7 +7,6 @@ import Fastify, {
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorBody } from '@stream/contracts/errors';
 import { envelopeBody } from '@stream/contracts/envelopes';
 import { fileURLToPath } from 'node:url';
 import {
@@ -120,15 +119,20 @@ export function createHttpServer(opts: {
     }
   });
 
-  // An `Expect` Node does not know (it handles 100-continue itself): 417, with the error body.
+  // An `Expect` Node does not know (it handles 100-continue itself): 417 `expectation_failed`, in
+  // the envelope of the API the path belongs to (no route has run).
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(
-      errorBody(
-        'invalid_request',
-        `Expect: ${String(req.headers.expect)} is not supported; send the request without it.`,
-      ),
+      envelopeBody(envelopeForUrl(app, req.url ?? '/'), {
+        code: 'expectation_failed',
+        message: `Expect: ${String(req.headers.expect)} is not supported; send the request without it.`,
+      }),
     );
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     res.end(body);
   });
 
