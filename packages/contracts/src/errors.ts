@@ -37,7 +37,8 @@ export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A field is missing, of the wrong type or out of range.' },
   unsupported_media_type: {
     status: 415,
-    description: 'The Content-Type (or Content-Encoding) is not one the endpoint accepts.',
+    description:
+      'The Content-Type (or Content-Encoding) is not one the endpoint accepts, or names a charset other than UTF-8.',
   },
   payload_too_large: {
     status: 413,

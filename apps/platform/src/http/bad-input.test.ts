@@ -244,3 +244,33 @@ describe('routes without a body', () => {
     expect(res.body.keys.length).toBeGreaterThan(0);
   });
 });
+
+describe('body charsets', () => {
+  it('answers unsupported_media_type to a body in a charset other than UTF-8, instead of storing it garbled', async () => {
+    const org = (providerId: string) => ({
+      name: 'Café Olé',
+      provider_id: providerId,
+      user: { email: `${providerId}@example.com`, first_name: 'Zoë', last_name: 'Ng' },
+    });
+    const post = (bytes: Buffer, contentType: string) =>
+      call('POST', `${platform.url}/onboarding/org`, {
+        token: partner.token,
+        body: bytes,
+        headers: { 'content-type': contentType },
+      });
+    // Latin-1 bytes of the body: decoded as UTF-8 they were 'Caf\ufffd Ol\ufffd', and kept so.
+    const latin1 = Buffer.from(JSON.stringify(org('charset-latin1')), 'latin1');
+    for (const type of ['application/json; charset=iso-8859-1', 'application/json;charset="utf-16"']) {
+      const res = await post(latin1, type);
+      expectErrorBody(res, 415, 'unsupported_media_type');
+      expect(res.body.error.message).toMatch(/^The body must be UTF-8; charset=/);
+    }
+    for (const [i, type] of [
+      'application/json; charset=utf-8',
+      'application/json; charset="UTF8"',
+    ].entries()) {
+      const res = await post(Buffer.from(JSON.stringify(org(`charset-utf8-${i}`))), type);
+      expect(res.status, res.text).toBe(201);
+    }
+  });
+});
