@@ -2,7 +2,7 @@
  * No input, however malformed, makes an endpoint answer a 5xx, hang, or show its insides. Every
  * operation the platform mounts (`app.mountedRoutes`, held to the contracts by `routes.test.ts`) gets,
  * over real HTTP and with credentials that pass (a bearer token with every scope, the demo company
- * granted, webhooks signed over the mutated bytes): mutations of its own request example from the
+ * granted, webhooks signed over the mutated bytes): mutations of its own request examples from the
  * contract, malformed path parameters, query values and headers, and random JSON. Every answer must
  * come within `ANSWER_MS`, be under 500 (a 503 only when the operation declares it), and an error
  * must be its API's envelope with a code of `ERROR_CODES` at that code's status and no stack trace.
@@ -149,7 +149,9 @@ function baseRequest(op: Operation) {
   if (req.body) {
     headers['content-type'] = req.bodyContentTypes?.find((t) => t.includes('json')) ?? 'application/json';
   }
-  return { params, query, headers, body: req.body ? req.example : undefined };
+  // Each named example too (a webhook's other event types), each a start for mutations.
+  const bodies = req.body ? [req.example, ...Object.values(req.examples ?? {}).map((e) => e.value)] : [];
+  return { params, query, headers, body: bodies[0], bodies };
 }
 
 function urlOf(op: Operation, params: Record<string, string>, query: [string, string][], raw = '') {
@@ -180,7 +182,9 @@ function cases(op: Operation): fc.Arbitrary<Case> {
   if (op.request?.body) {
     options.push({
       weight: 8,
-      arbitrary: bodyMutation(base.body).map((m) => plain(`body: ${m.what}`, { body: m.text })),
+      arbitrary: fc
+        .oneof(...base.bodies.map(bodyMutation))
+        .map((m) => plain(`body: ${m.what}`, { body: m.text })),
     });
   } else if (sendsBody) {
     options.push({
