@@ -37,7 +37,8 @@ export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A field is missing, of the wrong type or out of range.' },
   unsupported_media_type: {
     status: 415,
-    description: 'The Content-Type (or Content-Encoding) is not one the endpoint accepts.',
+    description:
+      'The Content-Type (or Content-Encoding) is not one the endpoint accepts, or names a charset other than UTF-8.',
   },
   payload_too_large: {
     status: 413,
@@ -48,6 +49,11 @@ export const ERROR_CODES = {
     description: 'The request (headers or body) did not arrive in full in time; the connection is closed.',
   },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
+  expectation_failed: {
+    status: 417,
+    description:
+      'The `Expect` header asks for something other than `100-continue`; send the request without it.',
+  },
   not_found: { status: 404, description: 'No such route, or no such resource visible to the caller.' },
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
   conflict: { status: 409, description: 'The request conflicts with the current state.' },

@@ -7,7 +7,7 @@ import Fastify, {
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorBody } from '@stream/contracts/errors';
+import { envelopeBody } from '@stream/contracts/envelopes';
 import { fileURLToPath } from 'node:url';
 import {
   installBodyParsers,
@@ -39,6 +39,8 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The longest path parameter the router takes; ids are far shorter. */
+const MAX_PARAM_LENGTH = 200;
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
@@ -83,17 +85,23 @@ export function createHttpServer(opts: {
         : `req_${randomUUID().replaceAll('-', '')}`;
     },
     requestIdHeader: false,
-    clientErrorHandler: answerClientError,
+    // `app` is read when a client errs, long after this object is built.
+    clientErrorHandler: (err, socket) => {
+      answerClientError(app, err, socket);
+    },
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route runs (undecodable path, over-long parameter)
-    // still answer with the error body of the API the path belongs to.
+    // still answer with the error body of the API the path belongs to, as `invalid_request` at its
+    // documented 400 (the router's own status for an over-long parameter is 414).
     frameworkErrors: (err, req, reply) => {
-      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
       // The reply here is typed for no particular route; widen it once.
-      sendError(reply as unknown as FastifyReply, envelopeForUrl(app, req.url), status, {
+      sendError(reply as unknown as FastifyReply, envelopeForUrl(app, req.url), 400, {
         code: 'invalid_request',
-        message: `The request URL cannot be routed: ${err.message}.`,
+        message:
+          err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`
+            : `The request URL cannot be routed: ${err.message}.`,
       });
     },
   });
@@ -111,15 +119,20 @@ export function createHttpServer(opts: {
     }
   });
 
-  // An `Expect` Node does not know (it handles 100-continue itself): 417, with the error body.
+  // An `Expect` Node does not know (it handles 100-continue itself): 417 `expectation_failed`, in
+  // the envelope of the API the path belongs to (no route has run).
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(
-      errorBody(
-        'invalid_request',
-        `Expect: ${String(req.headers.expect)} is not supported; send the request without it.`,
-      ),
+      envelopeBody(envelopeForUrl(app, req.url ?? '/'), {
+        code: 'expectation_failed',
+        message: `Expect: ${String(req.headers.expect)} is not supported; send the request without it.`,
+      }),
     );
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     res.end(body);
   });
 
@@ -198,7 +211,24 @@ function loggedRequest(req: FastifyRequest) {
   };
 }
 
-function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+/**
+ * The path of the request line Node could not finish parsing, from the bytes it had (`rawPacket`):
+ * enough to tell whose API the request was for. Undefined when they do not start a request line.
+ */
+export function requestLinePath(rawPacket: unknown): string | undefined {
+  if (!Buffer.isBuffer(rawPacket)) return undefined;
+  return /^[A-Z]{1,16} (\/[^\s?]*)/.exec(rawPacket.subarray(0, 1_024).toString('latin1'))?.[1];
+}
+
+/**
+ * Answers what Node refuses before Fastify sees a request (a request too slow, headers too large,
+ * bytes that are not HTTP), in the envelope of the API the request line names when it can be read.
+ */
+function answerClientError(
+  app: FastifyInstance,
+  err: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -207,7 +237,9 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
         ? [431, 'headers_too_large', 'The request headers are too large; send fewer or shorter headers.']
         : [400, 'invalid_request', 'The request is not well-formed HTTP/1.1.'];
   if (socket.writable) {
-    const body = JSON.stringify(errorBody(code, message));
+    const path = requestLinePath(err.rawPacket);
+    const envelope = path ? envelopeForUrl(app, path) : 'stream';
+    const body = JSON.stringify(envelopeBody(envelope, { code, message }));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -218,11 +218,16 @@ describe('routes without a body', () => {
   });
 
   // Fastify's router rejects these before any route runs; `frameworkErrors` keeps the error body.
-  it('answers 4xx with the error body to an over-long or undecodable path', async () => {
+  it('answers 400 invalid_request (its documented status) to an over-long or undecodable path', async () => {
     for (const path of [`/tokens/${'x'.repeat(300)}`, '/tokens/%E0%A4%A']) {
       const res = await call('DELETE', `${platform.url}${path}`, { token: partner.token });
-      expectErrorBody(res, 'any4xx', 'invalid_request');
+      expectErrorBody(res, 400, 'invalid_request');
     }
+    // The router's own answer to an over-long parameter was 414 with a 400 code; now it says why.
+    const long = await call('DELETE', `${platform.url}/tokens/${'x'.repeat(201)}`, { token: partner.token });
+    expect(long.body.error.message).toBe(
+      'A path parameter is longer than 200 characters; no id is that long.',
+    );
   });
 
   it('PUT with a token id of the wrong shape is 400 or 404, never 5xx', async () => {
@@ -237,5 +242,35 @@ describe('routes without a body', () => {
     const res = await call('GET', `${platform.url}/.well-known/jwks.json?x=%ZZ`);
     expect(res.status).toBe(200);
     expect(res.body.keys.length).toBeGreaterThan(0);
+  });
+});
+
+describe('body charsets', () => {
+  it('answers unsupported_media_type to a body in a charset other than UTF-8, instead of storing it garbled', async () => {
+    const org = (providerId: string) => ({
+      name: 'Café Olé',
+      provider_id: providerId,
+      user: { email: `${providerId}@example.com`, first_name: 'Zoë', last_name: 'Ng' },
+    });
+    const post = (bytes: Buffer, contentType: string) =>
+      call('POST', `${platform.url}/onboarding/org`, {
+        token: partner.token,
+        body: bytes,
+        headers: { 'content-type': contentType },
+      });
+    // Latin-1 bytes of the body: decoded as UTF-8 they were 'Caf\ufffd Ol\ufffd', and kept so.
+    const latin1 = Buffer.from(JSON.stringify(org('charset-latin1')), 'latin1');
+    for (const type of ['application/json; charset=iso-8859-1', 'application/json;charset="utf-16"']) {
+      const res = await post(latin1, type);
+      expectErrorBody(res, 415, 'unsupported_media_type');
+      expect(res.body.error.message).toMatch(/^The body must be UTF-8; charset=/);
+    }
+    for (const [i, type] of [
+      'application/json; charset=utf-8',
+      'application/json; charset="UTF8"',
+    ].entries()) {
+      const res = await post(Buffer.from(JSON.stringify(org(`charset-utf8-${i}`))), type);
+      expect(res.status, res.text).toBe(201);
+    }
   });
 });

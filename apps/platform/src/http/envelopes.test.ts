@@ -153,6 +153,18 @@ describe('the hosted envelope {data, message, messagesDetails}', () => {
     expect(res.text).not.toContain('secret stack trace');
   });
 
+  it('answers a request line over the header limit (431, before any route) in the envelope of its path', async () => {
+    const long = 'x'.repeat(20_000); // Node's header limit (16 KiB) counts the request line
+    const hosted = await call('GET', url(`/TestMenus/${long}`));
+    expect(hosted.status).toBe(431);
+    expect(HostedErrorBody.parse(hosted.body).messagesDetails[0]!.id).toBe('headers_too_large');
+    for (const path of [`/tokens/${long}`, `/${long}`]) {
+      const partner = await call('GET', url(path));
+      expect(partner.status).toBe(431);
+      expect(ErrorBody.parse(partner.body).error.code).toBe('headers_too_large');
+    }
+  });
+
   it('leaves the Partner API and paths outside every API in the {error} body', async () => {
     for (const [method, path] of [
       ['PATCH', '/tokens'],

@@ -75,7 +75,17 @@ describe('request timeouts', () => {
       'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nExpect: zzz\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
     ]);
     expect(expect417).toMatch(/^HTTP\/1\.1 417 /);
-    expect(expect417).toMatch(/"code":"invalid_request"/);
+    // Its own code at its status (invalid_request is a 400), in the envelope of the path's API.
+    expect(expect417).toMatch(/"code":"expectation_failed"/);
+    const hosted417 = await sendAndWaitForClose([
+      'POST /PriceOrder HTTP/1.1\r\nHost: localhost\r\nExpect: zzz\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    ]);
+    expect(hosted417).toMatch(/^HTTP\/1\.1 417 /);
+    expect(JSON.parse(hosted417.slice(hosted417.indexOf('\r\n\r\n') + 4))).toEqual({
+      data: null,
+      message: 'Expect: zzz is not supported; send the request without it.',
+      messagesDetails: [{ id: 'expectation_failed', message: 'Expect: zzz is not supported; send the request without it.', messageType: 'ERROR' }],
+    });
   }); // prettier-ignore
 
   it('an idle keep-alive connection is closed after its answer', async () => {

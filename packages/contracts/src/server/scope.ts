@@ -28,6 +28,7 @@ export function installBodyParsers(app: FastifyInstance): void {
   ) => {
     req.rawBody = body as Buffer;
     try {
+      refuseOtherCharset(req);
       done(null, parseJsonBody(body as Buffer));
     } catch (err) {
       done(err as Error, undefined);
@@ -48,11 +49,26 @@ export function installBodyParsers(app: FastifyInstance): void {
     }
     req.rawBody = body as Buffer;
     try {
+      refuseOtherCharset(req);
       done(null, parseFormBody(body as Buffer));
     } catch (err) {
       done(err as Error, undefined);
     }
   });
+}
+
+/**
+ * Bodies are read as UTF-8 (RFC 8259 for JSON; forms as browsers send them). A body declared in
+ * another charset is refused rather than decoded wrong: `Café` in latin-1 would be kept as `Caf\ufffd`.
+ */
+function refuseOtherCharset(req: FastifyRequest): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.headers['content-type'] ?? '')?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new CodedError(
+      'unsupported_media_type',
+      `The body must be UTF-8; charset=${charset.slice(0, 40)} is not supported (send charset=utf-8, or none).`,
+    );
+  }
 }
 
 /** Refuses query and path parameters PostgreSQL cannot store (an `onRequest` hook's work). */
