@@ -45,7 +45,10 @@ export interface Loose {
   names: ReadonlySet<string>;
 }
 
-/** The paths of what `sent` has and `kept` (its checked form) lost, below `path`. */
+/**
+ * The paths of what `sent` has and `kept` (its checked form) lost, below `path`. On every hosted
+ * order, so it allocates nothing until it finds something: a path is made only to descend or to report.
+ */
 export function ignoredPaths(
   sent: unknown,
   kept: unknown,
@@ -53,14 +56,21 @@ export function ignoredPaths(
   loose?: Loose,
   found: string[] = [],
 ): string[] {
-  if (Array.isArray(sent) && Array.isArray(kept)) {
-    sent.forEach((v, i) => ignoredPaths(v, kept[i], `${path}[${i}]`, loose, found));
+  if (Array.isArray(sent)) {
+    if (!Array.isArray(kept)) return found;
+    for (let i = 0; i < sent.length; i++) {
+      const value: unknown = sent[i];
+      if (value !== null && typeof value === 'object')
+        ignoredPaths(value, kept[i], `${path}[${i}]`, loose, found);
+    }
   } else if (isObject(sent) && isObject(kept)) {
     const names = loose?.path === path ? loose.names : undefined;
-    for (const [key, value] of Object.entries(sent)) {
-      const at = `${path}.${key}`;
-      if (!Object.hasOwn(kept, key) || (names && !names.has(key))) found.push(at);
-      else ignoredPaths(value, kept[key], at, loose, found);
+    for (const key in sent) {
+      if (!Object.hasOwn(sent, key)) continue;
+      const value = sent[key];
+      if (!Object.hasOwn(kept, key) || (names && !names.has(key))) found.push(`${path}.${key}`);
+      else if (value !== null && typeof value === 'object')
+        ignoredPaths(value, kept[key], `${path}.${key}`, loose, found);
     }
   }
   return found;

@@ -37,7 +37,7 @@ export function applyDiscounts(
   const lineDiscounts = lines.map(() => 0);
   const lineApplied: OrderDiscount[][] = lines.map(() => []);
   // What line discounts left of each unit of each line (its price at first).
-  const unitsLeft = lines.map((l) => Array.from({ length: l.line.qty }, () => l.unit));
+  const unitsLeft = lines.map((l) => new Array<number>(l.line.qty).fill(l.unit));
   let orderDiscount = 0;
   const messages: HostedMessage[] = [];
   const applied: AvailableDiscount[] = [];
