@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { HostedMessage } from './envelopes.ts';
 import { describedAs } from './openapi/described-as.ts';
 
+/** The largest PostgreSQL `integer`: store ids, order ids and cents are kept in one. */
+export const PG_INT_MAX = 2_147_483_647;
+
 /**
  * The vocabulary the three hosted restaurant APIs (Menu, Order, Store) share: restaurant-apis.md
  * sections 4, 5 and 9, the `X-Store` / `X-Service-Type` / `X-Company` headers of wire-notes.md, and
@@ -69,7 +72,7 @@ const idHeader = (what: string, example: number) =>
     .string({ error: `is required: the ${what}, a whole number such as ${example}` })
     .regex(/^\d{1,10}$/, `must be a ${what}: a whole number such as ${example}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `must be a ${what} of 1 or more`).max(2_147_483_647, `is not a ${what}`));
+    .pipe(z.number().int().min(1, `must be a ${what} of 1 or more`).max(PG_INT_MAX, `is not a ${what}`));
 
 export const StoreId = idHeader('store id', 1001);
 export const CompanyId = idHeader('company id', 100);
@@ -135,7 +138,7 @@ export const BusinessDate = z.iso
   .refine((d) => !d.startsWith('0000'), 'must be a date as YYYY-MM-DD of year 0001 or later');
 
 /** The most cents one amount may be: what a PostgreSQL integer holds (payments are stored in one). */
-export const MAX_CENTS = 2_147_483_647;
+export const MAX_CENTS = PG_INT_MAX;
 
 /** Money in the lowest currency unit (cents): a whole number of 0 to `MAX_CENTS`. */
 export const Cents = z

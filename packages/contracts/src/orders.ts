@@ -32,6 +32,12 @@ export const DspFulfillmentType = z.enum([...FulfillmentType.options, 'kiosk']).
 });
 export type DspFulfillmentType = z.infer<typeof DspFulfillmentType>;
 
+/** The fulfillment types whose order needs a delivery address (spec section 5). */
+export const ADDRESSED_FULFILLMENT_TYPES: readonly DspFulfillmentType[] = [
+  'merchant_managed_delivery',
+  'stream_managed_delivery',
+];
+
 export const ORDER_SOURCES = [
   'uber',
   'grubhub',

@@ -76,7 +76,7 @@ export function buildSandbox(kind: SandboxKind, options: SandboxOptions): Fastif
 
     registerControl(app, sim);
     REGISTER[kind](app, sim);
-    if (kind === 'dsp') await recallPublishedMenus(sim);
+    await recallPublishedMenus(sim); // only a DSP is given publishedMenus
     registerCertificationTrigger(app, sim);
   };
 }

@@ -121,7 +121,5 @@ function keepMenu(sim: Sim, menu: PublishedMenu): void {
 
 /** A DSP simulator starting again remembers the menus published to it before (`publishedMenus`). */
 export async function recallPublishedMenus(sim: Sim): Promise<void> {
-  for (const menu of (await sim.opts.publishedMenus?.()) ?? []) {
-    if (!menuState(sim).downloads.has(menu.location_id)) keepMenu(sim, menu);
-  }
+  for (const menu of (await sim.opts.publishedMenus?.()) ?? []) keepMenu(sim, menu);
 }

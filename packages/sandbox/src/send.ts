@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DspOrder, DspWebhook } from '@stream/contracts/apis/become-a-dsp/index';
 import { hmacHex } from '@stream/contracts/server/signature';
+import { ADDRESSED_FULFILLMENT_TYPES } from '@stream/contracts';
 import { SandboxError, check } from './http.ts';
 
 /**
@@ -72,9 +73,6 @@ export const WEBHOOK_PATHS = {
 
 let demoOrders = 0;
 
-/** The fulfillment types the platform refuses without a `delivery_address` (orders/validate.ts). */
-const ADDRESSED_TYPES: readonly string[] = ['merchant_managed_delivery', 'stream_managed_delivery'];
-
 /**
  * A valid DSP order (pickup, one item with a modifier, integer cents in `usd`, an E.164 phone) with
  * `overrides` on top; a fresh random `id` unless one is given, so two demo orders are two orders. A
@@ -83,7 +81,7 @@ const ADDRESSED_TYPES: readonly string[] = ['merchant_managed_delivery', 'stream
 export function demoDspOrder(overrides: Partial<DspOrder> = {}): DspOrder {
   demoOrders += 1;
   const address =
-    overrides.fulfillment_type && ADDRESSED_TYPES.includes(overrides.fulfillment_type)
+    overrides.fulfillment_type && ADDRESSED_FULFILLMENT_TYPES.includes(overrides.fulfillment_type)
       ? {
           delivery_address: {
             address_line_1: '1 Sandbox Way',

@@ -18,15 +18,12 @@ import { readBoundedBody, readWebhookBody, refusalMessage, type WebhookBytes } f
  * itself, as the CLI's inbox does (`readWebhookBody`): the common parsers would refuse it unkept.
  */
 export function registerRunWebhooksRoute(app: FastifyInstance): void {
+  const limitOf = (req: FastifyRequest) => req.routeOptions.bodyLimit ?? app.ctx.config.bodyLimit;
   void app.register(async (inbox) => {
     inbox.removeAllContentTypeParsers();
     // The parsed body is the bytes as read: the handler reads them as the platform would.
     inbox.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage) =>
-      readBoundedBody(
-        payload,
-        req.routeOptions.bodyLimit ?? app.ctx.config.bodyLimit,
-        req.headers['content-length'],
-      ),
+      readBoundedBody(payload, limitOf(req), req.headers['content-length']),
     );
     mount(inbox, receiveCertificationWebhook, async (req) => {
       const { db, config } = app.ctx;
@@ -38,8 +35,11 @@ export function registerRunWebhooksRoute(app: FastifyInstance): void {
       if (!found || (found.status !== 'running' && found.status !== 'queued')) {
         throw new ApiError('certification_run_not_found', `No running certification ${req.params.run_id}.`);
       }
-      const limit = req.routeOptions.bodyLimit ?? config.bodyLimit;
-      const bytes = (req.body as WebhookBytes | undefined) ?? { raw: Buffer.alloc(0), size: 0, limit };
+      const bytes = (req.body as WebhookBytes | undefined) ?? {
+        raw: Buffer.alloc(0),
+        size: 0,
+        limit: limitOf(req),
+      };
       const { raw } = bytes;
       const { refused } = readWebhookBody(req.headers['content-type'], bytes);
       // A body past the limit is not kept, so its signature checks against none: the refusal is what the check reports.

@@ -237,8 +237,7 @@ function answerClientError(
         ? [431, 'headers_too_large', 'The request headers are too large; send fewer or shorter headers.']
         : [400, 'invalid_request', 'The request is not well-formed HTTP/1.1.'];
   if (socket.writable) {
-    const path = requestLinePath(err.rawPacket);
-    const envelope = path ? envelopeForUrl(app, path) : 'stream';
+    const envelope = envelopeForUrl(app, requestLinePath(err.rawPacket) ?? '');
     const body = JSON.stringify(envelopeBody(envelope, { code, message }));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

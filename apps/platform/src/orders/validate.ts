@@ -2,6 +2,7 @@ import {
   ORDER_SOURCES,
   OrderBrand,
   PhoneE164,
+  ADDRESSED_FULFILLMENT_TYPES,
   type DspFulfillmentType,
   type OrderSource,
 } from '@stream/contracts';
@@ -43,10 +44,6 @@ export type Validation = { ok: true; order: NormalizedDspOrder } | { ok: false; 
 export const DEFAULT_READY_MS = 30 * 60_000;
 
 const CURRENCY = /^[a-z]{3}$/;
-const DELIVERY_TYPES: readonly DspFulfillmentType[] = [
-  'merchant_managed_delivery',
-  'stream_managed_delivery',
-];
 /** `store_tip` is the restaurant's: pickup and dine_in (DSP reading), pickup only (POS reading); kiosk is pickup. */
 const STORE_TIP_TYPES: readonly DspFulfillmentType[] = ['pickup', 'dine_in', 'kiosk'];
 
@@ -137,7 +134,7 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
     }
   });
 
-  if (DELIVERY_TYPES.includes(type)) {
+  if (ADDRESSED_FULFILLMENT_TYPES.includes(type)) {
     const a = order.delivery_address;
     const coordinates =
       a?.latitude !== undefined &&

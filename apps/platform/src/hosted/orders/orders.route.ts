@@ -66,10 +66,9 @@ export function registerHostedOrdersRoute(app: FastifyInstance): void {
   mount(app, createOrder, async (req, reply) => {
     const r = pricingRequestOf(req);
     const request = { store: r.storeId, serviceType: r.serviceType, body: req.body };
-    const ignored = ignoredFields(req, 'an order', ORDER_FIELDS);
     return sendOnce(app.ctx, req, reply, request, async (tx) => {
       const placed = await placeOrder(tx, r);
-      const messages = [...ignored, ...placed.messages];
+      const messages = [...ignoredFields(req, 'an order', ORDER_FIELDS), ...placed.messages];
       const order = await orderToWire(tx, placed.row);
       if (!placed.rejection) {
         const message = `Order ${order.id} accepted; ready at ${order.estimatedTime}.`;

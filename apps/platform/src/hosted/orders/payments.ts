@@ -37,7 +37,7 @@ export type OrderPayment = TransactionRow & { captured: boolean };
 const capture = alias(cardTransactions, 'capture');
 
 /** The payments of orders, oldest first; the one source of `payments`, `paymentTotal` and `tipTotal`. */
-export async function paymentsOf(db: DbOrTx, orderIds: number[], cardKey?: string): Promise<OrderPayment[]> {
+export async function paymentsOf(db: DbOrTx, orderIds: number[]): Promise<OrderPayment[]> {
   const p = cardTransactions;
   const rows = await db
     .select({ payment: p, capture: { amount: capture.amount, tip: capture.tip } })
@@ -46,7 +46,6 @@ export async function paymentsOf(db: DbOrTx, orderIds: number[], cardKey?: strin
     .where(
       and(
         inArray(p.orderId, orderIds),
-        cardKey === undefined ? undefined : eq(p.cardKey, cardKey),
         eq(p.status, 'SUCCESS'),
         inArray(p.type, [...PAYING]),
         or(sql`${p.amount} > 0`, sql`${p.tip} > 0`),
@@ -131,7 +130,10 @@ async function captureAuthorization(
   record: (authorizationId: number) => Promise<unknown>,
   alreadyApplied: () => ApiError,
 ): Promise<string> {
-  const [auth] = await paymentsOf(tx, [order.id], cardKey);
+  // The order's payments, read once: the card's is the one to capture, its place is its number.
+  const payments = await paymentsOf(tx, [order.id]);
+  const index = payments.findIndex((p) => p.cardKey === cardKey);
+  const auth = payments[index];
   if (!auth || !CAPTURABLE.has(auth.type)) {
     throw new ApiError(
       'capture_without_authorization',
@@ -149,6 +151,5 @@ async function captureAuthorization(
     );
   }
   await record(auth.id);
-  const number = (await paymentsOf(tx, [order.id])).findIndex((p) => p.id === auth.id) + 1;
-  return `The authorization of the ${cardName(card)} was captured: payment ${number} of order ${order.id} is ${t.amount} cents and a ${t.tip} cents tip.`;
+  return `The authorization of the ${cardName(card)} was captured: payment ${index + 1} of order ${order.id} is ${t.amount} cents and a ${t.tip} cents tip.`;
 }

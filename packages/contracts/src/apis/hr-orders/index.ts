@@ -12,6 +12,7 @@ import {
   StoreHeaders,
   hostedAnswer,
   integerParam,
+  PG_INT_MAX,
 } from '../../hosted.ts';
 import { DEMO_STORE_ID } from '../hr-menu/demo.ts';
 import {
@@ -36,7 +37,7 @@ const common = {
 const STORE = `Name the store in \`X-Store\`; a store of a company not granted to you, or an order of another store, is 404
 \`not_found\`.`;
 const orderId = z.object({
-  id: integerParam(z.number().int().min(1).max(2_147_483_647).meta({ description: 'The order id.' })),
+  id: integerParam(z.number().int().min(1).max(PG_INT_MAX).meta({ description: 'The order id.' })),
 });
 const ok = (message: string, data: unknown, messagesDetails: HostedMessage[] = []) => ({
   data,
