@@ -11,6 +11,7 @@ import { CIRCUIT } from '../jobs/circuit.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import type { PartnerCredentials } from '../partners/service.ts';
 import {
+  dspEvent,
   newOrder,
   orderRow,
   posCalls,
@@ -460,6 +461,32 @@ describe('driver assignment and delivery status in', () => {
       },
       { kind: 'received', type: 'order.update.delivery.status', detail: 'enroute_to_dropoff -> completed' },
     ]);
+  });
+
+  it('a delivered order completes: the DSP is told, the order and its timeline show it', async () => {
+    const { id, posId, dspId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    const done = await deliveryStatus(a, id, 'completed');
+    expect(done.status, done.text).toBe(200);
+    const told = await dspEvent(w, dspId, 'location.order.notify_status_change');
+    expect(told.body).toMatchObject({ order_id: dspId, order_status_update: 'completed' });
+    const order = await partnerApi('GET', `/orders/${id}`);
+    expect(order.body.order).toMatchObject({ status: 'completed', delivery_status: 'completed' });
+    const timeline = await partnerApi('GET', `/orders/${id}/timeline`);
+    expect(timeline.body.entries).toContainEqual(
+      expect.objectContaining({
+        kind: 'status',
+        from: 'accepted',
+        to: 'completed',
+        detail: `${a.partner.slug}: delivered`,
+      }),
+    );
+    // The POS confirming the completion afterwards changes nothing and is no error.
+    const pos = await postPos(w, {
+      type: 'order.status.updated',
+      object: { provider_id: posId, location_id: w.posLocation, status: 'completed' },
+    });
+    expect(pos.status, pos.text).toBe(204);
   });
 
   it('refuses a move backwards (409, recorded), accepts a repeat without telling the POS again', async () => {

@@ -10,7 +10,7 @@ import type { ProviderDeliveryStatus } from '@stream/contracts/states/delivery';
 import type { AppContext } from '../context.ts';
 import { orders } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { addTimeline, lockOrder, recordWebhook, type Order } from '../orders/records.ts';
+import { addTimeline, lockOrder, moveOrder, recordWebhook, type Order } from '../orders/records.ts';
 import { updateDelivery } from '../orders/relay.ts';
 import type { Partner } from '../partners/service.ts';
 import { enabledProviders } from './subscriptions.ts';
@@ -126,7 +126,13 @@ export async function receiveProviderWebhook(
       driver,
       patch: { deliveryProviderId: provider.id, providerDeliveryStatus: to },
     });
-    return { answer: answerOf(eventId, updated) };
+    // Delivered is handed over: the order completes as a POS `completed` would complete it (the DSP
+    // is sent `completed`), not left `accepted` after the POS was told `status: completed`.
+    const completed =
+      to === 'completed'
+        ? await moveOrder(tx, updated, 'completed', `${provider.slug}: delivered`)
+        : undefined;
+    return { answer: answerOf(eventId, completed ?? updated) };
   });
   if ('refused' in outcome) throw outcome.refused;
   return outcome.answer;

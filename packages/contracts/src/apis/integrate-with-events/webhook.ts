@@ -98,7 +98,8 @@ export const eventProviderSendWebhook = defineOperation({
   description: `Every webhook an event provider sends, \`{type, object}\`, signed with \`Stream-Webhook-Signature\`
 (hex HMAC-SHA256 of the exact body bytes, your webhook secret). The platform commits it, applies it to the
 order's delivery and relays it to the restaurant's POS as \`order.updated\` with \`delivery_status\` and
-\`driver_details\`, then answers the delivery as it stands.
+\`driver_details\`, then answers the delivery as it stands. A delivery \`completed\` completes the order too (the
+marketplace is told it is \`completed\`).
 
 Name the order and location as its events do (\`reference_id\`, \`location_id\`). An order of a location you are
 not enabled for is 404 \`order_not_found\`, as is an unknown one. The delivery moves forward only (stages may be
