@@ -489,6 +489,33 @@ describe('driver assignment and delivery status in', () => {
     expect(pos.status, pos.text).toBe(204);
   });
 
+  it('a driver assignment overtaken by a status is recorded, the stage kept (before and after pickup)', async () => {
+    const { id } = await acceptedOrder();
+    expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200);
+    const late = await assign(a, id);
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toMatchObject({ delivery_status: 'enroute_to_pickup', driver: { name: 'Dana Cruz' } });
+    const last = await waitFor(() =>
+      posCalls(w, id).find((c) => JSON.stringify(c.body).includes('Dana Cruz')),
+    );
+    expect(last.body).toMatchObject({
+      object: { delivery_status: 'enroute_to_pickup', driver_details: { name: 'Dana Cruz' } },
+    });
+    expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200); // still where it was
+
+    const picked = await acceptedOrder();
+    expect((await deliveryStatus(a, picked.id, 'enroute_to_dropoff')).status).toBe(200);
+    const after = await assign(a, picked.id);
+    expect(after.status, after.text).toBe(200);
+    expect(after.body).toMatchObject({
+      delivery_status: 'enroute_to_dropoff',
+      driver: { name: 'Dana Cruz' },
+    });
+    expect((await assign(a, picked.id)).status).toBe(200); // a repeat
+    // Another driver after pickup is still no move.
+    expect((await assign(a, picked.id, 'Sam Lee')).status).toBe(409);
+  });
+
   it('refuses a move backwards (409, recorded), accepts a repeat without telling the POS again', async () => {
     const { id } = await acceptedOrder();
     await assign(a, id);

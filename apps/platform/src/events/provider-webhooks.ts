@@ -68,7 +68,7 @@ async function orderFor(tx: Parameters<typeof lockOrder>[0], provider: Partner, 
   return order;
 }
 
-/** Why the move is refused, or undefined when it applies. */
+/** Why the move is refused, or undefined when it applies (`from` = `to`: a driver, the stage kept). */
 function refusalOf(
   order: Order,
   from: ProviderDeliveryStatus,
@@ -81,7 +81,7 @@ function refusalOf(
       [{ path: 'status', message: `allowed in: ${DELIVERABLE.join(', ')}` }],
     );
   }
-  const refused = transitionRefusal(DELIVERY_STATES, from, to);
+  const refused = from === to ? undefined : transitionRefusal(DELIVERY_STATES, from, to);
   return refused && new ApiError('invalid_transition', refused.message, refused.details);
 }
 
@@ -101,7 +101,14 @@ export async function receiveProviderWebhook(
     });
     const from = order.providerDeliveryStatus ?? 'unassigned';
     const assign = body.type === 'order.assign.driver';
-    const to: ProviderDeliveryStatus = assign ? 'driver_assigned' : body.object.status;
+    const current = providerDriverOf(order.driverDetails);
+    // The first driver of a delivery already under way (its assignment overtaken by a status, or
+    // sent late): the driver is recorded and the stage kept, neither lost nor moved back.
+    const to: ProviderDeliveryStatus = !assign
+      ? body.object.status
+      : current || from === 'unassigned'
+        ? 'driver_assigned'
+        : from;
     const driver = assign ? driverOf(provider, body.object.driver) : undefined;
     const detail = assign ? `${from} -> ${to}: ${body.object.driver.name}` : `${from} -> ${to}`;
     await addTimeline(tx, order.id, {
@@ -112,9 +119,7 @@ export async function receiveProviderWebhook(
       detail,
     });
     // A repeat (the stage the delivery is at, the driver it has) is accepted and changes nothing.
-    const repeat = assign
-      ? from !== 'unassigned' && sameDriver(providerDriverOf(order.driverDetails), body.object.driver)
-      : from === to;
+    const repeat = assign ? from !== 'unassigned' && sameDriver(current, body.object.driver) : from === to;
     const refused = repeat ? undefined : refusalOf(order, from, to);
     if (refused) {
       await addTimeline(tx, order.id, { kind: 'refused', type: body.type, detail: refused.message, eventId });
@@ -129,7 +134,7 @@ export async function receiveProviderWebhook(
     // Delivered is handed over: the order completes as a POS `completed` would complete it (the DSP
     // is sent `completed`), not left `accepted` after the POS was told `status: completed`.
     const completed =
-      to === 'completed'
+      !assign && to === 'completed'
         ? await moveOrder(tx, updated, 'completed', `${provider.slug}: delivered`)
         : undefined;
     return { answer: answerOf(eventId, completed ?? updated) };
