@@ -600,6 +600,26 @@ describe('driver assignment and delivery status in', () => {
     });
   });
 
+  it('accepts what the contract allows: null for an absent code, fields it does not name', async () => {
+    const { id } = await acceptedOrder();
+    const res = await postProvider(a, {
+      type: 'order.assign.driver',
+      sent_at: 1795561200000,
+      object: {
+        order_id: id,
+        location_id: w.locationId,
+        external_delivery_id: 'fleet-881',
+        driver: {
+          name: 'Dana Cruz',
+          phone: { number: '+14155550199', code: null },
+          vehicle: { make: 'Kia' },
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.driver).toEqual({ name: 'Dana Cruz', phone: { number: '+14155550199' } });
+  });
+
   it('refuses bad input with a 4xx that says what to fix', async () => {
     const url = `${w.url}/event-provider/${a.partner.slug}/webhook`;
     const cases: [unknown, number, string][] = [

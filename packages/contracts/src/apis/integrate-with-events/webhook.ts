@@ -24,11 +24,10 @@ export const ProviderDriver = z
     name: z.string().min(1).max(200),
     phone: z.object({
       number: z.string().min(1).max(40).meta({ description: 'The number to call (E.164).' }),
-      code: z
-        .string()
-        .max(40)
-        .optional()
-        .meta({ description: 'The code to dial after `number` when it is a relay.' }),
+      // Optional fields may come as null (many serialisers write them so): null is absent.
+      code: z.string().max(40).nullish().meta({
+        description: 'The code to dial after `number` when it is a relay (absent or null when none).',
+      }),
     }),
   })
   .meta({ id: 'ProviderDriver', description: 'The driver who delivers the order.' });
