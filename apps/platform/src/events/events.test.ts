@@ -588,6 +588,25 @@ describe('driver assignment and delivery status in', () => {
     }
   });
 
+  it('the provider delivering an order hears of its cancellation even after the location disabled it', async () => {
+    const { id, dspId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await assign(a, id)).status).toBe(200);
+    expect((await disable(a)).status).toBe(200);
+    try {
+      expect((await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId })).status).toBe(
+        200,
+      );
+      const events = await eventsOf(a, id, 2);
+      expect(events.map((e) => [e.body.type, e.body.order.status])).toEqual([
+        ['order.confirmed', 'in_progress'],
+        ['order.canceled', 'dsp_canceled'],
+      ]);
+    } finally {
+      await enable(a);
+    }
+  });
+
   it('409 for an order the restaurant has not accepted or that was cancelled', async () => {
     const { id, dspId } = await acceptedOrder();
     await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });
