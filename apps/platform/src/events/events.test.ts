@@ -607,6 +607,19 @@ describe('driver assignment and delivery status in', () => {
     }
   });
 
+  it('an order the provider was told of stays its to deliver after the location disabled it', async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await disable(a)).status).toBe(200);
+    try {
+      const res = await assign(a, id);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.delivery_status).toBe('driver_assigned');
+    } finally {
+      await enable(a);
+    }
+  });
+
   it('409 for an order the restaurant has not accepted or that was cancelled', async () => {
     const { id, dspId } = await acceptedOrder();
     await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });

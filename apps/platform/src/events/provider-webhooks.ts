@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DeliveryStatus, DriverDetails } from '@stream/contracts';
 import type {
   EventProviderWebhook,
@@ -8,7 +8,8 @@ import type {
 import { DELIVERY_STATES, transitionRefusal, type OrderStatus } from '@stream/contracts/states';
 import type { ProviderDeliveryStatus } from '@stream/contracts/states/delivery';
 import type { AppContext } from '../context.ts';
-import { orders } from '../db/schema/index.ts';
+import type { DbOrTx, Tx } from '../db/client.ts';
+import { orders, orderTimeline } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { addTimeline, lockOrder, moveOrder, recordWebhook, type Order } from '../orders/records.ts';
 import { updateDelivery } from '../orders/relay.ts';
@@ -45,14 +46,34 @@ const answerOf = (eventId: string, order: Order): ProviderDeliveryAnswer => ({
   driver: providerDriverOf(order.driverDetails),
 });
 
-/** 404 for an order unknown, of another location, or of a location the provider is not enabled for. */
-async function orderFor(tx: Parameters<typeof lockOrder>[0], provider: Partner, body: EventProviderWebhook) {
+/** Whether the provider was sent an event of the order (a `sent` entry of its timeline). */
+async function toldOf(tx: DbOrTx, orderId: string, providerId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ seq: orderTimeline.seq })
+    .from(orderTimeline)
+    .where(
+      and(
+        eq(orderTimeline.orderId, orderId),
+        eq(orderTimeline.kind, 'sent'),
+        eq(orderTimeline.partnerId, providerId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * 404 for an order unknown, of another location, or of a location the provider is not enabled for
+ * and was not told of (an order it was sent stays its to deliver after the location disables it).
+ */
+async function orderFor(tx: Tx, provider: Partner, body: EventProviderWebhook) {
   const { order_id, location_id } = body.object;
   const order = await lockOrder(tx, eq(orders.id, order_id));
   const mine =
     order?.locationId === location_id &&
     (order.deliveryProviderId === provider.id ||
-      (await enabledProviders(tx, order.locationId)).includes(provider.id));
+      (await enabledProviders(tx, order.locationId)).includes(provider.id) ||
+      (await toldOf(tx, order.id, provider.id)));
   if (!order || !mine) {
     throw new ApiError(
       'order_not_found',
