@@ -101,7 +101,8 @@ order's delivery and relays it to the restaurant's POS as \`order.updated\` with
 marketplace is told it is \`completed\`).
 
 Name the order and location as its events do (\`reference_id\`, \`location_id\`). An order of a location you are
-not enabled for is 404 \`order_not_found\`, as is an unknown one. The delivery moves forward only (stages may be
+not enabled for is 404 \`order_not_found\`, as is an unknown one; an order you were sent an event of stays yours
+to deliver after the location disables you. The delivery moves forward only (stages may be
 skipped) and may get another driver until pickup; anything else is 409 \`invalid_transition\`, recorded and not
 applied, and sending the status the delivery already has again changes nothing. The first provider to act on an
 order delivers it: another is 409 \`delivery_held_by_another_provider\`. An order cancelled or not yet accepted
