@@ -44,12 +44,18 @@ export const eventDelivery = defineDeadlineJobKind<z.infer<typeof Payload>, void
   },
 });
 
-/** The calls a move of `order` from `from` makes to the event providers enabled for its location. */
+/**
+ * The calls a move of `order` from `from` makes to the event providers enabled for its location,
+ * and to the one delivering it even if the location disabled it since: its driver must hear of a
+ * cancellation.
+ */
 export function eventCallsOf(
   order: Order,
   from: OrderStatus | null,
-  providers: readonly string[],
+  enabled: readonly string[],
 ): OrderCall[] {
+  const delivering = order.deliveryProviderId;
+  const providers = delivering && !enabled.includes(delivering) ? [...enabled, delivering] : enabled;
   const kind = providers.length > 0 ? eventOf(order.status, from) : undefined;
   if (!kind) return [];
   const event = orderEventOf(order, kind);

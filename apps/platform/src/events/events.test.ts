@@ -11,6 +11,7 @@ import { CIRCUIT } from '../jobs/circuit.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import type { PartnerCredentials } from '../partners/service.ts';
 import {
+  dspEvent,
   newOrder,
   orderRow,
   posCalls,
@@ -462,6 +463,59 @@ describe('driver assignment and delivery status in', () => {
     ]);
   });
 
+  it('a delivered order completes: the DSP is told, the order and its timeline show it', async () => {
+    const { id, posId, dspId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    const done = await deliveryStatus(a, id, 'completed');
+    expect(done.status, done.text).toBe(200);
+    const told = await dspEvent(w, dspId, 'location.order.notify_status_change');
+    expect(told.body).toMatchObject({ order_id: dspId, order_status_update: 'completed' });
+    const order = await partnerApi('GET', `/orders/${id}`);
+    expect(order.body.order).toMatchObject({ status: 'completed', delivery_status: 'completed' });
+    const timeline = await partnerApi('GET', `/orders/${id}/timeline`);
+    expect(timeline.body.entries).toContainEqual(
+      expect.objectContaining({
+        kind: 'status',
+        from: 'accepted',
+        to: 'completed',
+        detail: `${a.partner.slug}: delivered`,
+      }),
+    );
+    // The POS confirming the completion afterwards changes nothing and is no error.
+    const pos = await postPos(w, {
+      type: 'order.status.updated',
+      object: { provider_id: posId, location_id: w.posLocation, status: 'completed' },
+    });
+    expect(pos.status, pos.text).toBe(204);
+  });
+
+  it('a driver assignment overtaken by a status is recorded, the stage kept (before and after pickup)', async () => {
+    const { id } = await acceptedOrder();
+    expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200);
+    const late = await assign(a, id);
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toMatchObject({ delivery_status: 'enroute_to_pickup', driver: { name: 'Dana Cruz' } });
+    const last = await waitFor(() =>
+      posCalls(w, id).find((c) => JSON.stringify(c.body).includes('Dana Cruz')),
+    );
+    expect(last.body).toMatchObject({
+      object: { delivery_status: 'enroute_to_pickup', driver_details: { name: 'Dana Cruz' } },
+    });
+    expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200); // still where it was
+
+    const picked = await acceptedOrder();
+    expect((await deliveryStatus(a, picked.id, 'enroute_to_dropoff')).status).toBe(200);
+    const after = await assign(a, picked.id);
+    expect(after.status, after.text).toBe(200);
+    expect(after.body).toMatchObject({
+      delivery_status: 'enroute_to_dropoff',
+      driver: { name: 'Dana Cruz' },
+    });
+    expect((await assign(a, picked.id)).status).toBe(200); // a repeat
+    // Another driver after pickup is still no move.
+    expect((await assign(a, picked.id, 'Sam Lee')).status).toBe(409);
+  });
+
   it('refuses a move backwards (409, recorded), accepts a repeat without telling the POS again', async () => {
     const { id } = await acceptedOrder();
     await assign(a, id);
@@ -534,6 +588,38 @@ describe('driver assignment and delivery status in', () => {
     }
   });
 
+  it('the provider delivering an order hears of its cancellation even after the location disabled it', async () => {
+    const { id, dspId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await assign(a, id)).status).toBe(200);
+    expect((await disable(a)).status).toBe(200);
+    try {
+      expect((await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId })).status).toBe(
+        200,
+      );
+      const events = await eventsOf(a, id, 2);
+      expect(events.map((e) => [e.body.type, e.body.order.status])).toEqual([
+        ['order.confirmed', 'in_progress'],
+        ['order.canceled', 'dsp_canceled'],
+      ]);
+    } finally {
+      await enable(a);
+    }
+  });
+
+  it('an order the provider was told of stays its to deliver after the location disabled it', async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await disable(a)).status).toBe(200);
+    try {
+      const res = await assign(a, id);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.delivery_status).toBe('driver_assigned');
+    } finally {
+      await enable(a);
+    }
+  });
+
   it('409 for an order the restaurant has not accepted or that was cancelled', async () => {
     const { id, dspId } = await acceptedOrder();
     await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });
@@ -544,6 +630,26 @@ describe('driver assignment and delivery status in', () => {
       code: 'invalid_transition',
       message: expect.stringContaining('dsp_canceled'),
     });
+  });
+
+  it('accepts what the contract allows: null for an absent code, fields it does not name', async () => {
+    const { id } = await acceptedOrder();
+    const res = await postProvider(a, {
+      type: 'order.assign.driver',
+      sent_at: 1795561200000,
+      object: {
+        order_id: id,
+        location_id: w.locationId,
+        external_delivery_id: 'fleet-881',
+        driver: {
+          name: 'Dana Cruz',
+          phone: { number: '+14155550199', code: null },
+          vehicle: { make: 'Kia' },
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.driver).toEqual({ name: 'Dana Cruz', phone: { number: '+14155550199' } });
   });
 
   it('refuses bad input with a 4xx that says what to fix', async () => {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DeliveryStatus, DriverDetails } from '@stream/contracts';
 import type {
   EventProviderWebhook,
@@ -8,9 +8,10 @@ import type {
 import { DELIVERY_STATES, transitionRefusal, type OrderStatus } from '@stream/contracts/states';
 import type { ProviderDeliveryStatus } from '@stream/contracts/states/delivery';
 import type { AppContext } from '../context.ts';
-import { orders } from '../db/schema/index.ts';
+import type { DbOrTx, Tx } from '../db/client.ts';
+import { orders, orderTimeline } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { addTimeline, lockOrder, recordWebhook, type Order } from '../orders/records.ts';
+import { addTimeline, lockOrder, moveOrder, recordWebhook, type Order } from '../orders/records.ts';
 import { updateDelivery } from '../orders/relay.ts';
 import type { Partner } from '../partners/service.ts';
 import { enabledProviders } from './subscriptions.ts';
@@ -45,14 +46,34 @@ const answerOf = (eventId: string, order: Order): ProviderDeliveryAnswer => ({
   driver: providerDriverOf(order.driverDetails),
 });
 
-/** 404 for an order unknown, of another location, or of a location the provider is not enabled for. */
-async function orderFor(tx: Parameters<typeof lockOrder>[0], provider: Partner, body: EventProviderWebhook) {
+/** Whether the provider was sent an event of the order (a `sent` entry of its timeline). */
+async function toldOf(tx: DbOrTx, orderId: string, providerId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ seq: orderTimeline.seq })
+    .from(orderTimeline)
+    .where(
+      and(
+        eq(orderTimeline.orderId, orderId),
+        eq(orderTimeline.kind, 'sent'),
+        eq(orderTimeline.partnerId, providerId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * 404 for an order unknown, of another location, or of a location the provider is not enabled for
+ * and was not told of (an order it was sent stays its to deliver after the location disables it).
+ */
+async function orderFor(tx: Tx, provider: Partner, body: EventProviderWebhook) {
   const { order_id, location_id } = body.object;
   const order = await lockOrder(tx, eq(orders.id, order_id));
   const mine =
     order?.locationId === location_id &&
     (order.deliveryProviderId === provider.id ||
-      (await enabledProviders(tx, order.locationId)).includes(provider.id));
+      (await enabledProviders(tx, order.locationId)).includes(provider.id) ||
+      (await toldOf(tx, order.id, provider.id)));
   if (!order || !mine) {
     throw new ApiError(
       'order_not_found',
@@ -68,7 +89,7 @@ async function orderFor(tx: Parameters<typeof lockOrder>[0], provider: Partner, 
   return order;
 }
 
-/** Why the move is refused, or undefined when it applies. */
+/** Why the move is refused, or undefined when it applies (`from` = `to`: a driver, the stage kept). */
 function refusalOf(
   order: Order,
   from: ProviderDeliveryStatus,
@@ -81,7 +102,7 @@ function refusalOf(
       [{ path: 'status', message: `allowed in: ${DELIVERABLE.join(', ')}` }],
     );
   }
-  const refused = transitionRefusal(DELIVERY_STATES, from, to);
+  const refused = from === to ? undefined : transitionRefusal(DELIVERY_STATES, from, to);
   return refused && new ApiError('invalid_transition', refused.message, refused.details);
 }
 
@@ -101,7 +122,14 @@ export async function receiveProviderWebhook(
     });
     const from = order.providerDeliveryStatus ?? 'unassigned';
     const assign = body.type === 'order.assign.driver';
-    const to: ProviderDeliveryStatus = assign ? 'driver_assigned' : body.object.status;
+    const current = providerDriverOf(order.driverDetails);
+    // The first driver of a delivery already under way (its assignment overtaken by a status, or
+    // sent late): the driver is recorded and the stage kept, neither lost nor moved back.
+    const to: ProviderDeliveryStatus = !assign
+      ? body.object.status
+      : current || from === 'unassigned'
+        ? 'driver_assigned'
+        : from;
     const driver = assign ? driverOf(provider, body.object.driver) : undefined;
     const detail = assign ? `${from} -> ${to}: ${body.object.driver.name}` : `${from} -> ${to}`;
     await addTimeline(tx, order.id, {
@@ -112,9 +140,7 @@ export async function receiveProviderWebhook(
       detail,
     });
     // A repeat (the stage the delivery is at, the driver it has) is accepted and changes nothing.
-    const repeat = assign
-      ? from !== 'unassigned' && sameDriver(providerDriverOf(order.driverDetails), body.object.driver)
-      : from === to;
+    const repeat = assign ? from !== 'unassigned' && sameDriver(current, body.object.driver) : from === to;
     const refused = repeat ? undefined : refusalOf(order, from, to);
     if (refused) {
       await addTimeline(tx, order.id, { kind: 'refused', type: body.type, detail: refused.message, eventId });
@@ -126,7 +152,13 @@ export async function receiveProviderWebhook(
       driver,
       patch: { deliveryProviderId: provider.id, providerDeliveryStatus: to },
     });
-    return { answer: answerOf(eventId, updated) };
+    // Delivered is handed over: the order completes as a POS `completed` would complete it (the DSP
+    // is sent `completed`), not left `accepted` after the POS was told `status: completed`.
+    const completed =
+      !assign && to === 'completed'
+        ? await moveOrder(tx, updated, 'completed', `${provider.slug}: delivered`)
+        : undefined;
+    return { answer: answerOf(eventId, completed ?? updated) };
   });
   if ('refused' in outcome) throw outcome.refused;
   return outcome.answer;

@@ -24,11 +24,10 @@ export const ProviderDriver = z
     name: z.string().min(1).max(200),
     phone: z.object({
       number: z.string().min(1).max(40).meta({ description: 'The number to call (E.164).' }),
-      code: z
-        .string()
-        .max(40)
-        .optional()
-        .meta({ description: 'The code to dial after `number` when it is a relay.' }),
+      // Optional fields may come as null (many serialisers write them so): null is absent.
+      code: z.string().max(40).nullish().meta({
+        description: 'The code to dial after `number` when it is a relay (absent or null when none).',
+      }),
     }),
   })
   .meta({ id: 'ProviderDriver', description: 'The driver who delivers the order.' });
@@ -98,10 +97,12 @@ export const eventProviderSendWebhook = defineOperation({
   description: `Every webhook an event provider sends, \`{type, object}\`, signed with \`Stream-Webhook-Signature\`
 (hex HMAC-SHA256 of the exact body bytes, your webhook secret). The platform commits it, applies it to the
 order's delivery and relays it to the restaurant's POS as \`order.updated\` with \`delivery_status\` and
-\`driver_details\`, then answers the delivery as it stands.
+\`driver_details\`, then answers the delivery as it stands. A delivery \`completed\` completes the order too (the
+marketplace is told it is \`completed\`).
 
 Name the order and location as its events do (\`reference_id\`, \`location_id\`). An order of a location you are
-not enabled for is 404 \`order_not_found\`, as is an unknown one. The delivery moves forward only (stages may be
+not enabled for is 404 \`order_not_found\`, as is an unknown one; an order you were sent an event of stays yours
+to deliver after the location disables you. The delivery moves forward only (stages may be
 skipped) and may get another driver until pickup; anything else is 409 \`invalid_transition\`, recorded and not
 applied, and sending the status the delivery already has again changes nothing. The first provider to act on an
 order delivers it: another is 409 \`delivery_held_by_another_provider\`. An order cancelled or not yet accepted
