@@ -183,7 +183,7 @@ export async function connectWithCode(ctx: AppContext, row: Integration, code: s
     const [moved] = await tx
       .update(integrations)
       .set({
-        ...tokenColumns(ctx.config.encryptionKey, answer),
+        ...tokenColumns(ctx.config.encryptionKey, answer, 'code'),
         status: 'active',
         statusReason: null,
         oauthNonce: null,
