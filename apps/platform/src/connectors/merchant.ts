@@ -37,6 +37,10 @@ type TokenOp = (typeof PARTNER_OPERATIONS)[keyof typeof PARTNER_OPERATIONS]['oau
 /** A token answer (POS or DSP), as the contract reads it. */
 export type MerchantTokenAnswer = AnswerOf<TokenOp>;
 
+/** The account id a token answer names, as text (a number is kept as its decimal string). */
+const merchantIdOf = (answer: Pick<MerchantTokenAnswer, 'id'>): string | null =>
+  answer.id === undefined ? null : String(answer.id);
+
 /** The token columns for an answer of the partner's token endpoint. */
 export function tokenColumns(key: Buffer, answer: MerchantTokenAnswer, grant: 'code' | 'refresh') {
   return {
@@ -47,7 +51,7 @@ export function tokenColumns(key: Buffer, answer: MerchantTokenAnswer, grant: 'c
       answer.refresh_token_expire_time === undefined ? null : new Date(answer.refresh_token_expire_time),
     // A login names the account (or not); a refresh continues that login, so one that names no
     // account keeps it (the catalog's X-Provider-Merchant-Id and merchant-wide webhooks need it).
-    ...(grant === 'code' || answer.id !== undefined ? { merchantId: answer.id ?? null } : {}),
+    ...(grant === 'code' || answer.id !== undefined ? { merchantId: merchantIdOf(answer) } : {}),
     ...('sso_details' in answer && answer.sso_details ? { ssoDetails: answer.sso_details } : {}),
     updatedAt: new Date(),
   };

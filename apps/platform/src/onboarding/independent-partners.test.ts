@@ -36,7 +36,7 @@ interface FakePartner {
   /** `expire_time` of the tokens it issues, relative to now (negative: already expired). */
   tokenLifetimeMs: number;
   /** The merchant account id it names in a code exchange's answer (never in a refresh's, as RFC 6749 allows). */
-  accountId?: string;
+  accountId?: string | number;
   server: Server;
 }
 
@@ -257,6 +257,18 @@ describe('partners written from the spec, not the sandbox', () => {
       expect(got.body.onboarding.merchant_id).toBe('acct-4821');
     } finally {
       Object.assign(pos, { tokenLifetimeMs: 3_600_000, accountId: undefined });
+    }
+  });
+
+  it('takes a numeric account id in the token answer, as its decimal string', async () => {
+    const orgId = await createOrg(world, token);
+    pos.accountId = 48210017;
+    try {
+      const { res } = await connect(orgId, 'pos');
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.onboarding).toMatchObject({ status: 'active', merchant_id: '48210017' });
+    } finally {
+      pos.accountId = undefined;
     }
   });
 
