@@ -238,10 +238,7 @@ export async function completeCallback(
   query: { state: string; code?: string | undefined; error?: string | undefined },
 ): Promise<string> {
   const invalid = () =>
-    new ApiError(
-      'invalid_oauth_state',
-      'This sign-in link is not valid or was already used; start again from the entry URL.',
-    );
+    new ApiError('invalid_oauth_state', 'This sign-in link is not valid; start again from the entry URL.');
   const state = readState(ctx.config.encryptionKey, query.state);
   if (!state) throw invalid();
   // Spend the nonce first: a state works once, whatever happens next.
@@ -250,7 +247,14 @@ export async function completeCallback(
     .set({ oauthNonce: null, updatedAt: sql`now()` })
     .where(and(eq(integrations.id, state.integrationId), eq(integrations.oauthNonce, state.nonce)))
     .returning();
-  if (!row) throw invalid();
+  if (!row) {
+    // Signed by us but spent or superseded (the callback page reloaded, the entry URL opened in
+    // two tabs): its integration's return_url is trustworthy. The code is not used; the merchant
+    // goes back to where the integration stands, not to a bare error page.
+    const [spent] = await ctx.db.select().from(integrations).where(eq(integrations.id, state.integrationId));
+    if (!spent) throw invalid();
+    return returnTo(spent, spent.status === 'active' ? {} : { error: 'invalid_oauth_state' });
+  }
   if (query.error || !query.code) return returnTo(row, { error: 'oauth_denied' });
   try {
     await connectWithCode(ctx, row, query.code);

@@ -273,8 +273,10 @@ export const oauthCallback = defineOperation({
     'Where a POS or DSP sends the merchant back after login. The platform checks `state`, exchanges `code` at',
     "the partner's token endpoint and redirects to the integration's `return_url` with `onboarding_id` and",
     '`status=active`, or `status=error&error=<code>` (`oauth_denied`, `oauth_exchange_failed`,',
-    '`partner_unreachable`, `invalid_transition`). A `state` that is missing, forged or already used answers',
-    '400 `invalid_oauth_state` (there is no trustworthy place to redirect to).',
+    '`partner_unreachable`, `invalid_transition`, `invalid_oauth_state`). A `state` works once: one already used',
+    'or superseded (the page reloaded, the entry URL opened twice) exchanges nothing and redirects with `status=active`',
+    'when the integration is active, else `status=error&error=invalid_oauth_state`. A `state` that is missing or',
+    'was not signed by the platform answers 400 `invalid_oauth_state` (there is no trustworthy place to redirect to).',
   ].join('\n'),
   request: { query: OAuthCallbackQuery },
   responses: redirectResponse(
