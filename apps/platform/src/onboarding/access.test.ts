@@ -375,6 +375,12 @@ describe('onboarding input validation', () => {
     const back = new URL((await call('GET', callback)).headers.get('location')!);
     expect(back.searchParams.get('status')).toBe('error');
     expect(back.searchParams.get('error')).toBe('oauth_denied');
+    // ...and the integration says so to whoever reads it, still waiting for the merchant.
+    const declined = await call('GET', `${world.url}/onboarding/integrations/${_id}`, { token: owner.token });
+    expect(declined.body.onboarding).toMatchObject({
+      status: 'waiting_for_oauth',
+      status_reason: 'The merchant did not authorize at the partner (error=access_denied).',
+    });
     // A state this platform signed but that is spent or superseded (the entry URL opened in two
     // tabs, the callback page reloaded) sends the browser back to return_url, changing nothing.
     const first = (await call('GET', entry_url)).headers.get('location')!;

@@ -255,17 +255,33 @@ export async function completeCallback(
     if (!spent) throw invalid();
     return returnTo(spent, spent.status === 'active' ? {} : { error: 'invalid_oauth_state' });
   }
-  if (query.error || !query.code) return returnTo(row, { error: 'oauth_denied' });
+  if (query.error || !query.code) {
+    const said = query.error ? ` (error=${query.error})` : ' (no code)';
+    await noteFailure(ctx, row, `The merchant did not authorize at the partner${said}.`);
+    return returnTo(row, { error: 'oauth_denied' });
+  }
   try {
     await connectWithCode(ctx, row, query.code);
     return returnTo(row, {});
   } catch (err) {
     if (err instanceof ApiError) {
       ctx.log.warn({ integration: row.id, code: err.code, message: err.message }, 'oauth callback failed');
+      await noteFailure(ctx, row, `${err.code}: ${err.message}`);
       return returnTo(row, { error: err.code });
     }
     throw err;
   }
+}
+
+/**
+ * Why a browser round trip failed, on the integration (its status stays: the merchant may try
+ * again), so a partner reading it learns what its `return_url` was told. Never over an active one.
+ */
+async function noteFailure(ctx: AppContext, row: Integration, reason: string): Promise<void> {
+  await ctx.db
+    .update(integrations)
+    .set({ statusReason: reason.slice(0, 1000), updatedAt: sql`now()` })
+    .where(and(eq(integrations.id, row.id), ne(integrations.status, 'active')));
 }
 
 /**

@@ -25,7 +25,8 @@ export const Onboarding = z
     type: IntegrationType,
     status: IntegrationStatus,
     status_reason: z.string().nullable().meta({
-      description: 'Why the status last changed when it was not the happy path (e.g. a refresh rejected).',
+      description:
+        "Why the status last changed when it was not the happy path (e.g. a refresh rejected), or why the merchant's last round trip through `entry_url` failed (declined, code refused); null once active.",
     }),
     source: z.string().meta({ description: 'The slug of the POS or DSP partner.' }),
     integration_id: ObjectId.meta({ description: 'The partner id of the POS or DSP.' }),
