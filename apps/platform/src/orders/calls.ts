@@ -247,8 +247,9 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
       await merchant.call(ctx, found.row.id, dspReceiveEvent, {
         body: job.payload.event,
         job,
-        // An order's event settles an order the DSP sent; a store event (pause, resume) needs a live grant.
-        allow: job.payload.order_id ? SETTLING_GRANT : LIVE_GRANT,
+        // An event about an order that came through a binding settles it; a store event (pause,
+        // resume), or one about an order for a store bound to nothing, needs a live grant.
+        allow: job.payload.order_id && !store ? SETTLING_GRANT : LIVE_GRANT,
         grant: found,
       });
     } catch (err) {
