@@ -39,14 +39,28 @@ export function parseGrantType(raw: string): GrantType {
   );
 }
 
-/** `exp` is the wanted lifetime in seconds: a whole number 1..3600, as a number or (form bodies) a string. */
-export function parseExp(raw: number | string | undefined): number {
+/** From here on a whole `exp` is a time (epoch seconds, 2001 or later), not a lifetime. */
+const EPOCH_SECONDS_FROM = 1_000_000_000;
+/** A caller's clock may run this far ahead of ours when it asks for "now + 1 hour". */
+const EXP_CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * `exp`, as a number or (form bodies) a string, read both ways the spec ("seconds; at most 1 hour
+ * after issue") allows: the wanted lifetime, a whole number 1..3600; or the expiry time itself in
+ * epoch seconds, at most an hour ahead (the JWT `exp` sense). Answers the lifetime in seconds.
+ */
+export function parseExp(raw: number | string | undefined, nowMs = Date.now()): number {
   if (raw === undefined) return ACCESS_TOKEN_MAX_SECONDS;
   const n = typeof raw === 'number' ? raw : /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (Number.isInteger(n) && n >= 1 && n <= ACCESS_TOKEN_MAX_SECONDS) return n;
+  if (Number.isInteger(n) && n >= EPOCH_SECONDS_FROM) {
+    const left = n - Math.floor(nowMs / 1000);
+    if (left >= 1 && left <= ACCESS_TOKEN_MAX_SECONDS + EXP_CLOCK_SKEW_SECONDS)
+      return Math.min(left, ACCESS_TOKEN_MAX_SECONDS);
+  }
   throw new ApiError(
     'invalid_exp',
-    `exp must be a whole number of seconds from 1 to ${ACCESS_TOKEN_MAX_SECONDS} (at most 1 hour); got ${JSON.stringify(raw)}.`,
+    `exp must be a lifetime in whole seconds from 1 to ${ACCESS_TOKEN_MAX_SECONDS}, or an expiry time in epoch seconds at most 1 hour from now; got ${JSON.stringify(raw)}.`,
   );
 }
 

@@ -42,7 +42,7 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
     const tokens = t.expectShape(OAUTH[side].token.responses[OAUTH[side].tokenStatus]!.schema, value, what);
     t.state.accessToken = tokens.access_token;
     t.state.refreshToken = tokens.refresh_token;
-    if (tokens.id) t.state.merchantId = tokens.id;
+    if (tokens.id !== undefined) t.state.merchantId = String(tokens.id);
     if (tokens.expire_time < Date.now()) t.note(`${what}: expire_time is in the past (epoch milliseconds?).`);
   };
   return [

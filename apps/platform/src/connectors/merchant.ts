@@ -37,15 +37,21 @@ type TokenOp = (typeof PARTNER_OPERATIONS)[keyof typeof PARTNER_OPERATIONS]['oau
 /** A token answer (POS or DSP), as the contract reads it. */
 export type MerchantTokenAnswer = AnswerOf<TokenOp>;
 
+/** The account id a token answer names, as text (a number is kept as its decimal string). */
+const merchantIdOf = (answer: Pick<MerchantTokenAnswer, 'id'>): string | null =>
+  answer.id === undefined ? null : String(answer.id);
+
 /** The token columns for an answer of the partner's token endpoint. */
-export function tokenColumns(key: Buffer, answer: MerchantTokenAnswer) {
+export function tokenColumns(key: Buffer, answer: MerchantTokenAnswer, grant: 'code' | 'refresh') {
   return {
     accessTokenEnc: encrypt(key, answer.access_token),
     refreshTokenEnc: encrypt(key, answer.refresh_token),
     expiresAt: new Date(answer.expire_time),
     refreshExpiresAt:
       answer.refresh_token_expire_time === undefined ? null : new Date(answer.refresh_token_expire_time),
-    merchantId: answer.id ?? null,
+    // A login names the account (or not); a refresh continues that login, so one that names no
+    // account keeps it (the catalog's X-Provider-Merchant-Id and merchant-wide webhooks need it).
+    ...(grant === 'code' || answer.id !== undefined ? { merchantId: merchantIdOf(answer) } : {}),
     ...('sso_details' in answer && answer.sso_details ? { ssoDetails: answer.sso_details } : {}),
     updatedAt: new Date(),
   };
@@ -225,7 +231,7 @@ export function merchantConnector(hooks: MerchantConnectorHooks): MerchantConnec
     // Compare-and-set on the refresh token used: a concurrent refresh that stored first wins.
     await ctx.db
       .update(integrations)
-      .set(tokenColumns(key, answer))
+      .set(tokenColumns(key, answer, 'refresh'))
       .where(and(eq(integrations.id, row.id), eq(integrations.refreshTokenEnc, used)));
     return answer.access_token;
   }

@@ -108,6 +108,22 @@ describe('POST /oauth/token, client_credentials', () => {
     }
   });
 
+  it('also takes exp as the expiry time itself (epoch seconds, at most 1 hour ahead), as the spec can be read', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const res = await grant({ exp: now + 600 });
+    expect(res.status, res.text).toBe(201);
+    // The lifetime left until that time: 600 s, less the time the request took.
+    expect(res.body.expires_in).toBeGreaterThan(500);
+    expect(res.body.expires_in).toBeLessThanOrEqual(600);
+    expect(decodeJwt(res.body.access_token).exp).toBeGreaterThan(now + 500);
+    expect(decodeJwt(res.body.access_token).exp).toBeLessThanOrEqual(now + 600);
+    for (const exp of [now - 60, now + 7200, String(now + 7200), (now + 600) * 1000]) {
+      const refused = await grant({ exp });
+      expect(refused.status, `exp=${exp}`).toBe(400);
+      expect(refused.body.error.code).toBe('invalid_exp');
+    }
+  });
+
   it('answers 401 invalid_client for a wrong secret or an unknown client', async () => {
     for (const body of [
       { client_secret: `${creds.client_secret}x` },

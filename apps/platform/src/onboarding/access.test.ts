@@ -375,6 +375,32 @@ describe('onboarding input validation', () => {
     const back = new URL((await call('GET', callback)).headers.get('location')!);
     expect(back.searchParams.get('status')).toBe('error');
     expect(back.searchParams.get('error')).toBe('oauth_denied');
+    // ...and the integration says so to whoever reads it, still waiting for the merchant.
+    const declined = await call('GET', `${world.url}/onboarding/integrations/${_id}`, { token: owner.token });
+    expect(declined.body.onboarding).toMatchObject({
+      status: 'waiting_for_oauth',
+      status_reason: 'The merchant did not authorize at the partner (error=access_denied).',
+    });
+    // A state this platform signed but that is spent or superseded (the entry URL opened in two
+    // tabs, the callback page reloaded) sends the browser back to return_url, changing nothing.
+    const first = (await call('GET', entry_url)).headers.get('location')!;
+    const second = (await call('GET', entry_url)).headers.get('location')!;
+    const stale = new URL((await call('GET', first)).headers.get('location')!);
+    const staleBack = await call('GET', stale.toString());
+    expect(staleBack.status, staleBack.text).toBe(302);
+    const staleTo = new URL(staleBack.headers.get('location')!);
+    expect(`${staleTo.origin}${staleTo.pathname}`).toBe('https://partner.example/done');
+    expect(Object.fromEntries(staleTo.searchParams)).toMatchObject({
+      onboarding_id: _id,
+      status: 'error',
+      error: 'invalid_oauth_state',
+    });
+    const still = await call('GET', `${world.url}/onboarding/integrations/${_id}`, { token: owner.token });
+    expect(still.body.onboarding.status).toBe('waiting_for_oauth');
+    // The tab opened last still works.
+    const fresh = new URL((await call('GET', second)).headers.get('location')!);
+    const done = new URL((await call('GET', fresh.toString())).headers.get('location')!);
+    expect(done.searchParams.get('status')).toBe('active');
     // An active integration's entry URL sends the browser back with invalid_transition.
     const active = await call('GET', `${world.url}/onboarding/integrations/${posId}`, { token: owner.token });
     const again = new URL((await call('GET', active.body.onboarding.entry_url)).headers.get('location')!);

@@ -35,6 +35,8 @@ interface FakePartner {
   tokenMode: 'ok' | 'garbage';
   /** `expire_time` of the tokens it issues, relative to now (negative: already expired). */
   tokenLifetimeMs: number;
+  /** The merchant account id it names in a code exchange's answer (never in a refresh's, as RFC 6749 allows). */
+  accountId?: string | number;
   server: Server;
 }
 
@@ -56,11 +58,13 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
       if (url.pathname === `/stream-${type}/v1/token`) {
         if (p.tokenMode === 'garbage') return json(200, { hello: 'world', access_token: 42 });
         const n = ++issued;
-        // Only what the platform needs: no refresh_token_expire_time, no id.
+        const grant = (JSON.parse(body || '{}') as { grant_type?: string }).grant_type;
+        // Only what the platform needs: no refresh_token_expire_time, and an id only when told.
         return json(type === 'pos' ? 201 : 200, {
           access_token: `fake_at_${n}`,
           refresh_token: `fake_rt_${n}`,
           expire_time: Date.now() + p.tokenLifetimeMs,
+          ...(p.accountId && grant === 'authorization_code' ? { id: p.accountId } : {}),
         });
       }
       if (url.pathname === `/stream-${type}/v1/locations`) {
@@ -233,6 +237,39 @@ describe('partners written from the spec, not the sandbox', () => {
     expect(
       pos.seen.filter((s) => s.path === '/stream-pos/v1/token').every((s) => !s.headers['idempotency-key']),
     ).toBe(true);
+  });
+
+  it("keeps the merchant's account id when a token refresh answers without one", async () => {
+    const orgId = await createOrg(world, token);
+    // Tokens always due for a refresh, and an id named at login only.
+    Object.assign(pos, { tokenLifetimeMs: -1_000, accountId: 'acct-4821' });
+    try {
+      const posInt = await connect(orgId, 'pos');
+      expect(posInt.res.status, posInt.res.text).toBe(200);
+      expect(posInt.res.body.onboarding.merchant_id).toBe('acct-4821');
+      const refreshes = pos.seen.filter((s) => s.path === '/stream-pos/v1/token').length;
+      const listed = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${posInt.id}`, {
+        token,
+      });
+      expect(listed.status, listed.text).toBe(200);
+      expect(pos.seen.filter((s) => s.path === '/stream-pos/v1/token').length).toBe(refreshes + 1);
+      const got = await call('GET', `${world.url}/onboarding/integrations/${posInt.id}`, { token });
+      expect(got.body.onboarding.merchant_id).toBe('acct-4821');
+    } finally {
+      Object.assign(pos, { tokenLifetimeMs: 3_600_000, accountId: undefined });
+    }
+  });
+
+  it('takes a numeric account id in the token answer, as its decimal string', async () => {
+    const orgId = await createOrg(world, token);
+    pos.accountId = 48210017;
+    try {
+      const { res } = await connect(orgId, 'pos');
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.onboarding).toMatchObject({ status: 'active', merchant_id: '48210017' });
+    } finally {
+      pos.accountId = undefined;
+    }
   });
 
   it('fails a code exchange answered 200 with garbage at once, with the reason on the integration and in the log', async () => {

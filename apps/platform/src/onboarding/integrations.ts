@@ -183,7 +183,7 @@ export async function connectWithCode(ctx: AppContext, row: Integration, code: s
     const [moved] = await tx
       .update(integrations)
       .set({
-        ...tokenColumns(ctx.config.encryptionKey, answer),
+        ...tokenColumns(ctx.config.encryptionKey, answer, 'code'),
         status: 'active',
         statusReason: null,
         oauthNonce: null,
@@ -238,10 +238,7 @@ export async function completeCallback(
   query: { state: string; code?: string | undefined; error?: string | undefined },
 ): Promise<string> {
   const invalid = () =>
-    new ApiError(
-      'invalid_oauth_state',
-      'This sign-in link is not valid or was already used; start again from the entry URL.',
-    );
+    new ApiError('invalid_oauth_state', 'This sign-in link is not valid; start again from the entry URL.');
   const state = readState(ctx.config.encryptionKey, query.state);
   if (!state) throw invalid();
   // Spend the nonce first: a state works once, whatever happens next.
@@ -250,18 +247,41 @@ export async function completeCallback(
     .set({ oauthNonce: null, updatedAt: sql`now()` })
     .where(and(eq(integrations.id, state.integrationId), eq(integrations.oauthNonce, state.nonce)))
     .returning();
-  if (!row) throw invalid();
-  if (query.error || !query.code) return returnTo(row, { error: 'oauth_denied' });
+  if (!row) {
+    // Signed by us but spent or superseded (the callback page reloaded, the entry URL opened in
+    // two tabs): its integration's return_url is trustworthy. The code is not used; the merchant
+    // goes back to where the integration stands, not to a bare error page.
+    const [spent] = await ctx.db.select().from(integrations).where(eq(integrations.id, state.integrationId));
+    if (!spent) throw invalid();
+    return returnTo(spent, spent.status === 'active' ? {} : { error: 'invalid_oauth_state' });
+  }
+  if (query.error || !query.code) {
+    const said = query.error ? ` (error=${query.error})` : ' (no code)';
+    await noteFailure(ctx, row, `The merchant did not authorize at the partner${said}.`);
+    return returnTo(row, { error: 'oauth_denied' });
+  }
   try {
     await connectWithCode(ctx, row, query.code);
     return returnTo(row, {});
   } catch (err) {
     if (err instanceof ApiError) {
       ctx.log.warn({ integration: row.id, code: err.code, message: err.message }, 'oauth callback failed');
+      await noteFailure(ctx, row, `${err.code}: ${err.message}`);
       return returnTo(row, { error: err.code });
     }
     throw err;
   }
+}
+
+/**
+ * Why a browser round trip failed, on the integration (its status stays: the merchant may try
+ * again), so a partner reading it learns what its `return_url` was told. Never over an active one.
+ */
+async function noteFailure(ctx: AppContext, row: Integration, reason: string): Promise<void> {
+  await ctx.db
+    .update(integrations)
+    .set({ statusReason: reason.slice(0, 1000), updatedAt: sql`now()` })
+    .where(and(eq(integrations.id, row.id), ne(integrations.status, 'active')));
 }
 
 /**

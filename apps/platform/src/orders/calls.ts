@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
 import { defineDeadlineJobKind, PermanentJobError, type JobKind } from '../jobs/kinds.ts';
 import { enqueue, type EnqueueInput } from '../jobs/outbox.ts';
-import type { Integration } from '../connectors/merchant.ts';
+import type { Integration, IntegrationStatus } from '../connectors/merchant.ts';
 import type { Binding } from '../onboarding/bindings.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
@@ -65,6 +65,15 @@ export interface OrderCall {
   job: EnqueueInput<any>;
   sent?: Omit<TimelineInput, 'kind' | 'jobId'>;
 }
+
+/**
+ * The grants an order's calls may use. A new order needs a live one; an order the partner already
+ * has is settled with a deleted integration's grant too (which the platform keeps to delete the
+ * connections), so a kitchen hears a cancellation, and a customer the outcome, of an order placed
+ * before the merchant disconnected.
+ */
+const LIVE_GRANT: readonly IntegrationStatus[] = ['active'];
+const SETTLING_GRANT: readonly IntegrationStatus[] = ['active', 'deprovisioned'];
 
 /** A grant the merchant must renew will not heal by retrying. */
 function permanentIfGrantUnusable(err: unknown): never {
@@ -165,6 +174,7 @@ const posCallDef: Omit<
         body: request,
         job,
         grant: found,
+        allow: request.type === 'order.created' ? LIVE_GRANT : SETTLING_GRANT,
       });
       return { order, providers, prepare, answer: answer.order ?? null };
     } catch (err) {
@@ -237,7 +247,9 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
       await merchant.call(ctx, found.row.id, dspReceiveEvent, {
         body: job.payload.event,
         job,
-        allow: ['active'],
+        // An event about an order that came through a binding settles it; a store event (pause,
+        // resume), or one about an order for a store bound to nothing, needs a live grant.
+        allow: job.payload.order_id && !store ? SETTLING_GRANT : LIVE_GRANT,
         grant: found,
       });
     } catch (err) {

@@ -62,9 +62,14 @@ export const MerchantTokens = z.object({
     .int()
     .optional()
     .meta({ description: 'When the refresh token expires, epoch milliseconds.' }),
-  id: z.string().min(1).optional().meta({
-    description: 'Your id of the merchant account that logged in; one set of tokens per login.',
-  }),
+  // The spec gives the account id no type, and many systems number their accounts.
+  id: z
+    .union([z.string().min(1), z.number().int()])
+    .optional()
+    .meta({
+      description:
+        'Your id of the merchant account that logged in; one set of tokens per login. A number is kept as its decimal string.',
+    }),
 });
 
 export const SsoDetails = z

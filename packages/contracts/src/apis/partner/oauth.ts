@@ -38,7 +38,7 @@ export const OAuthTokenRequest = z
       .union([z.number(), z.string()])
       .optional()
       .meta({
-        description: `Lifetime of the access token in seconds: a whole number from 1 to ${ACCESS_TOKEN_MAX_SECONDS} (the default). Anything else answers 400 \`invalid_exp\`.`,
+        description: `Lifetime of the access token in seconds: a whole number from 1 to ${ACCESS_TOKEN_MAX_SECONDS} (the default); or its expiry time in epoch seconds, at most 1 hour from now. Anything else answers 400 \`invalid_exp\`.`,
         examples: [3600],
       }),
     scopes: z

@@ -25,7 +25,8 @@ export const Onboarding = z
     type: IntegrationType,
     status: IntegrationStatus,
     status_reason: z.string().nullable().meta({
-      description: 'Why the status last changed when it was not the happy path (e.g. a refresh rejected).',
+      description:
+        "Why the status last changed when it was not the happy path (e.g. a refresh rejected), or why the merchant's last round trip through `entry_url` failed (declined, code refused); null once active.",
     }),
     source: z.string().meta({ description: 'The slug of the POS or DSP partner.' }),
     integration_id: ObjectId.meta({ description: 'The partner id of the POS or DSP.' }),
@@ -273,8 +274,10 @@ export const oauthCallback = defineOperation({
     'Where a POS or DSP sends the merchant back after login. The platform checks `state`, exchanges `code` at',
     "the partner's token endpoint and redirects to the integration's `return_url` with `onboarding_id` and",
     '`status=active`, or `status=error&error=<code>` (`oauth_denied`, `oauth_exchange_failed`,',
-    '`partner_unreachable`, `invalid_transition`). A `state` that is missing, forged or already used answers',
-    '400 `invalid_oauth_state` (there is no trustworthy place to redirect to).',
+    '`partner_unreachable`, `invalid_transition`, `invalid_oauth_state`). A `state` works once: one already used',
+    'or superseded (the page reloaded, the entry URL opened twice) exchanges nothing and redirects with `status=active`',
+    'when the integration is active, else `status=error&error=invalid_oauth_state`. A `state` that is missing or',
+    'was not signed by the platform answers 400 `invalid_oauth_state` (there is no trustworthy place to redirect to).',
   ].join('\n'),
   request: { query: OAuthCallbackQuery },
   responses: redirectResponse(
