@@ -32,7 +32,12 @@ export {
   sendWebhook,
   type PlatformAnswer,
 } from './send.ts';
-export { sandboxControl, type SandboxControl, type SandboxInfo } from './control-client.ts';
+export {
+  sandboxControl,
+  type CatalogChange,
+  type SandboxControl,
+  type SandboxInfo,
+} from './control-client.ts';
 export { DEMO_CATALOG } from './catalog.ts';
 export type { DownloadedMenu } from './menus.ts';
 

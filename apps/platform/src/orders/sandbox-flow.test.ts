@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxControl } from '@stream/sandbox';
+import { DEMO_CATALOG, sandboxControl } from '@stream/sandbox';
 import { mountSandbox } from '../sandbox-mount.ts';
 import { findPartner } from '../partners/service.ts';
 import { sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
@@ -204,5 +204,24 @@ describe('the sandbox order flow', () => {
       code: 1,
       stdout: expect.stringContaining('signature_mismatch'),
     });
+  });
+});
+
+describe('the sandbox POS catalog', () => {
+  const published = async (text: string) =>
+    JSON.stringify((await world.dsp.menus()).find((m) => m.location_id === store)?.menu_file).includes(text);
+
+  it('a catalog replaced on command reaches the DSP: the POS sends location.catalog.updated, the platform pulls and publishes', async () => {
+    const renamed = structuredClone(DEMO_CATALOG);
+    renamed.item_family![0]!.name = 'Carnitas tacos (new recipe)';
+    const changed = await world.pos.setCatalog(renamed);
+    expect(changed.catalog_updated).toContainEqual({ merchant_id: 'demo-merchant', status: 204, body: null });
+    try {
+      await waitFor(() => published('Carnitas tacos (new recipe)'), 20_000, 'the new catalog on the DSP');
+    } finally {
+      // Back to the demo catalog, published again, for whatever runs next.
+      await world.pos.setCatalog(undefined);
+      await waitFor(async () => !(await published('new recipe')), 20_000, 'the demo catalog on the DSP');
+    }
   });
 });
