@@ -81,6 +81,17 @@ export interface SandboxControl {
   ): Promise<PlatformAnswer>;
 }
 
+/** A control route's refusal (4xx, 5xx): its status and its body, parsed when JSON. */
+export class ControlError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * `baseUrl` is where the simulator is (mounted: `{platform}/sandbox/<kind>`); `credentials` one of
  * its control clients (standalone: the client it issued; mounted: its OAuth client or the sandbox
@@ -98,7 +109,16 @@ export function sandboxControl(baseUrl: string, credentials: SandboxClient): San
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
+    if (!res.ok) {
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      throw new ControlError(`sandbox ${method} ${path}: ${res.status} ${text}`, res.status, body);
+    }
     return (res.status === 204 ? undefined : await res.json()) as T;
   };
   // Absent filters are left out, not sent as "undefined".

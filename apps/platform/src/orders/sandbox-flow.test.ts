@@ -225,3 +225,114 @@ describe('the sandbox POS catalog', () => {
     }
   });
 });
+
+// Each command starts node and tsx: a generous ceiling for a busy machine (no timing is asserted).
+describe('stream-sandbox control commands against the platform', { timeout: 180_000 }, () => {
+  const bin = fileURLToPath(new URL('../../../../packages/sandbox/bin/stream-sandbox.js', import.meta.url));
+  /** The guide's shell: SANDBOX_<KIND>_URL, _CLIENT_ID and _CLIENT_SECRET, from `partners list`. */
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    const { db, config } = world.platform.app.ctx;
+    env = { PATH: process.env.PATH ?? '' };
+    for (const kind of ['pos', 'dsp'] as const) {
+      const creds = (await sandboxCredentials(
+        db,
+        config.encryptionKey,
+        (await findPartner(db, `sandbox-${kind}`))!,
+      ))!;
+      const K = kind.toUpperCase();
+      Object.assign(env, {
+        [`SANDBOX_${K}_URL`]: creds.base_url!,
+        [`SANDBOX_${K}_CLIENT_ID`]: creds.client_id,
+        [`SANDBOX_${K}_CLIENT_SECRET`]: creds.client_secret,
+      });
+    }
+  });
+  const run = (args: string[], extraEnv: Record<string, string> = {}) =>
+    promisify(execFile)(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv } }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it('set the POS order behaviour, send an order status, pause and resume a location, and list what the DSP was told', async () => {
+    const behavior = await run(['pos', 'order-behavior', 'accept']);
+    expect([behavior.code, JSON.parse(behavior.stdout).order_behavior]).toEqual([0, 'accept']);
+    expect((await world.pos.info()).switches.order_behavior).toBe('accept');
+    const sent = await world.dsp.send({
+      type: 'new_order',
+      location_id: store,
+      order: { id: 'sbx-cli-ctl-1' },
+    });
+    await waitFor(
+      async () => (await eventsOf('sbx-cli-ctl-1')).find((e) => e.body.type === 'location.order.accept'),
+      20_000,
+      'accept',
+    );
+    const held = (await world.pos.orders()).find((o) => o.idempotency_key === sent.body.order_id)!;
+    const ready = await run(['pos', 'order-status', held.provider_id, 'ready_for_pickup']);
+    expect([ready.code, JSON.parse(ready.stdout)]).toEqual([0, { status: 204, body: null }]);
+    await waitFor(
+      async () =>
+        (await eventsOf('sbx-cli-ctl-1')).find(
+          (e) =>
+            e.body.type === 'location.order.notify_status_change' &&
+            e.body.order_status_update === 'ready_for_pickup',
+        ),
+      20_000,
+      'ready',
+    );
+
+    await world.dsp.clearEvents();
+    const pause = await run(['pos', 'pause', posLocation, '--minutes', '60']);
+    expect([pause.code, JSON.parse(pause.stdout).status]).toEqual([0, 204]);
+    await waitFor(async () => (await world.dsp.events({ type: 'location.pause' }))[0], 20_000, 'pause');
+    expect((await run(['pos', 'resume', posLocation])).code).toBe(0);
+    await waitFor(async () => (await world.dsp.events({ type: 'location.resume' }))[0], 20_000, 'resume');
+    // The flags instead of the environment: the platform the DSP is mounted on, and its credentials.
+    const { SANDBOX_DSP_URL: _, ...noDspUrl } = env;
+    const events = await promisify(execFile)(
+      process.execPath,
+      [bin, 'dsp', 'events', '--type', 'location.pause', '--platform', world.url],
+      { env: noDspUrl },
+    );
+    expect(JSON.parse(events.stdout)).toEqual([
+      expect.objectContaining({
+        body: expect.objectContaining({ type: 'location.pause', location_id: store }),
+      }),
+    ]);
+  });
+
+  it('says what is wrong in one line: exit 2 for what the route refuses as invalid, 1 for a refusal or an unknown order, with the platform answer', async () => {
+    const oneLine = (res: { stderr: string }) => res.stderr.trimEnd().split('\n');
+    const bad = await run(['pos', 'order-behavior', 'sometimes']);
+    expect([bad.code, oneLine(bad)]).toEqual([
+      2,
+      [
+        expect.stringMatching(
+          /^stream-sandbox: the sandbox POS at \S+ answered 400 validation_failed: body\.order_behavior: /,
+        ),
+      ],
+    ]);
+    const wrong = await run(['pos', 'resume', posLocation], { SANDBOX_POS_CLIENT_SECRET: 'wrong' });
+    expect([wrong.code, oneLine(wrong)]).toEqual([
+      1,
+      [expect.stringMatching(/answered 401 invalid_client: /)],
+    ]);
+    const unknown = await run(['pos', 'order-status', 'sbx-ord-none', 'completed']);
+    expect([unknown.code, oneLine(unknown)]).toEqual([
+      1,
+      [expect.stringMatching(/answered 404 not_found: The sandbox POS holds no order sbx-ord-none\.$/)],
+    ]);
+    // A location the platform does not have: sent, and Stream's refusal printed, exit 1.
+    const elsewhere = await run(['pos', 'pause', 'loc-south-congress']);
+    expect([elsewhere.code, JSON.parse(elsewhere.stdout)]).toEqual([
+      1,
+      { status: 404, body: { error: expect.objectContaining({ code: 'location_not_found' }) } },
+    ]);
+    const noCredentials = await run(['dsp', 'events'], { SANDBOX_DSP_CLIENT_ID: '' });
+    expect([noCredentials.code, oneLine(noCredentials)]).toEqual([
+      2,
+      [expect.stringContaining('--client-id and --client-secret are required')],
+    ]);
+  });
+});
