@@ -79,9 +79,9 @@ export function buildSandbox(kind: SandboxKind, options: SandboxOptions): Fastif
       return payload;
     });
 
+    recallPublishedMenus(app, sim); // only a DSP is given publishedMenus
     registerControl(app, sim);
     REGISTER[kind](app, sim);
-    await recallPublishedMenus(sim); // only a DSP is given publishedMenus
     registerCertificationTrigger(app, sim);
   };
 }

@@ -6,11 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOG, sandboxControl } from '@stream/sandbox';
 import { mountSandbox } from '../sandbox-mount.ts';
 import { findPartner } from '../partners/service.ts';
-import { sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
+import { ensureSandboxPartners, sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
+import { startPlatform } from '../server.ts';
+import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
   activeIntegration,
@@ -91,6 +94,33 @@ describe('the sandbox DSP started again', () => {
       await app.close();
     }
   }); // prettier-ignore
+});
+
+describe('the sandbox DSP of a platform started on PORT=0', () => {
+  it('recalls the menus published to it with absolute download_urls, on the address the platform listens on', async () => {
+    const { database, config } = world.platform.app.ctx;
+    // No PUBLIC_URL and a port the system picks: the platform learns its address only once it listens.
+    const second = await startPlatform(
+      { ...config, port: 0, publicUrl: '' },
+      { database, logger: pino({ level: 'silent' }) },
+    );
+    try {
+      const creds = (await sandboxControlClients(database.db, config.encryptionKey, 'sandbox-dsp'))[0]!;
+      const [menu] = (await sandboxControl(`${second.url}/sandbox/dsp`, creds).menus()).filter(
+        (m) => m.location_id === store,
+      );
+      const { port } = new URL(second.url);
+      expect(menu!.download_url).toMatch(new RegExp(`^http://localhost:${port}/menu-files/\\w+\\?expires=`));
+      // And it is the file: the platform serves it at that path.
+      const { pathname, search } = new URL(menu!.download_url);
+      const file = await call('GET', `${second.url}${pathname}${search}`);
+      expect([file.status, file.body]).toEqual([200, menu!.menu_file]);
+    } finally {
+      await second.stop();
+      // The second start pointed the sandbox partners' base URLs at itself: back to the first platform.
+      await ensureSandboxPartners(world.platform.app.ctx);
+    }
+  });
 });
 
 describe('the sandbox order flow', () => {
