@@ -764,7 +764,8 @@ describe('sandbox DSP orders', () => {
   });
 });
 
-describe('stream-sandbox dsp send-order', () => {
+// Each run starts node and tsx: a generous ceiling for a busy machine (no timing is asserted).
+describe('stream-sandbox dsp send-order', { timeout: 120_000 }, () => {
   const bin = fileURLToPath(new URL('../bin/stream-sandbox.js', import.meta.url));
   const run = (args: string[]) =>
     promisify(execFile)(process.execPath, [bin, 'dsp', 'send-order', ...args]).then(

@@ -7,12 +7,14 @@ import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import pino from 'pino';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOG, sandboxControl } from '@stream/sandbox';
 import { mountSandbox } from '../sandbox-mount.ts';
 import { findPartner } from '../partners/service.ts';
 import { ensureSandboxPartners, sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
 import { startPlatform } from '../server.ts';
+import { rowsOf } from '../jobs/sql.ts';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
@@ -61,6 +63,19 @@ beforeAll(async () => {
     async () => (await world.dsp.menus()).find((m) => m.location_id === store),
     20_000,
     'the menu',
+  );
+  // The DSP has the file before the platform records the publication (once the DSP answered): a
+  // sandbox DSP started again reads the recorded ones.
+  const { db } = world.platform.app.ctx;
+  await waitFor(
+    async () =>
+      rowsOf(
+        await db.execute(sql`
+          select 1 from menu_publications p join location_bindings b on b.id = p.binding_id
+          where b.dsp_provider_id = ${store} and p.status = 'published'`),
+      ).length > 0,
+    20_000,
+    'the publication recorded',
   );
 });
 afterAll(() => world?.stop());
