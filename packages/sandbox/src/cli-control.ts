@@ -152,16 +152,19 @@ export async function runControlCommand(
   return outcome.refused ? 1 : 0;
 }
 
-/** A control route's refusal, or an unreachable simulator, as one line: what to fix. */
+/** A control route's refusal, or a simulator that cannot be reached, as one line: what to fix. */
 function refusal(err: unknown, where: string): Error {
   if (err instanceof UsageError) return err;
   if (err instanceof ControlError) {
     const { code, message } =
       (err.body as { error?: { code?: string; message?: string } } | null)?.error ?? {};
-    const said = `${where} answered ${err.status}${code ? ` ${code}` : ''}: ${message ?? String(err.body)}`;
+    const text = (message ?? String(err.body)).replace(/\s+/g, ' ');
+    const said = `${where} answered ${err.status}${code ? ` ${code}` : ''}: ${text}`;
     // What the route refused as invalid is the command line's mistake (exit 2), as for send-order.
     return code === 'validation_failed' ? new UsageError(said) : new SandboxError('internal_error', said);
   }
+  // fetch's own failure (refused, unknown host): anything else is a bug, and keeps its stack.
+  if (!(err instanceof TypeError && err.message === 'fetch failed')) return err as Error;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return new SandboxError(
     'internal_error',
