@@ -37,6 +37,7 @@ export async function mountSandbox(app: FastifyInstance): Promise<void> {
         partnerRef: partner.slug,
         platformUrl: () => config.publicUrl || undefined, // filled in after listen when PORT=0
         controlClients: () => sandboxControlClients(db, key, spec.slug),
+        // Asked before the DSP's first request: publicUrl is known by then, also with PORT=0.
         ...(spec.kind === 'dsp'
           ? { publishedMenus: () => publishedMenus(db, partner.id, config.publicUrl, key) }
           : {}),

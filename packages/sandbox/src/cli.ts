@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SandboxError } from './http.ts';
+import { UsageError, httpUrl, wholeNumber } from './cli-args.ts';
+import { CONTROL_COMMANDS, CONTROL_USAGE, runControlCommand } from './cli-control.ts';
 import { needsMenuItems, withMenuItems } from './menu-order.ts';
 import {
   createSandboxServer,
@@ -15,6 +17,8 @@ import {
 const USAGE = `Usage: stream-sandbox <pos|dsp|events> [options]
        stream-sandbox dsp send-order --platform URL --partner ID --secret S --location STORE
                                      --client-id ID --client-secret S [send options]
+       stream-sandbox pos <order-behavior|order-status|pause|resume> ... [control options]
+       stream-sandbox dsp events [--order-id ID] [--type T] [control options]
 
 Runs a simulated partner on its own, or (send-order) posts one signed webhook to the platform as a
 DSP would and prints the platform's answer as JSON ({status, body}; exit 1 when it is 4xx or 5xx).
@@ -49,32 +53,11 @@ Send options:
   --order-id ID         the order's id (new_order), or the order a cancel or delivery status names
   --reason R            cancel_order: cancel_reason
   --delivery-status S   delivery_status_update: the delivery status
-  --store-status S      store_status_update: online or paused`;
+  --store-status S      store_status_update: online or paused
+
+${CONTROL_USAGE}`;
 
 const DEFAULT_PORT: Record<SandboxKind, number> = { pos: 7001, dsp: 7002, events: 7003 };
-
-class UsageError extends Error {}
-
-/** An http(s) URL flag, or a usage error naming it (fetch would only say "invalid URL" later). */
-function httpUrl(name: string, raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !['http:', 'https:'].includes(url.protocol))
-    throw new UsageError(`${name} must be an http(s) URL such as http://localhost:8080, got "${raw}".`);
-  return raw;
-}
-
-function wholeNumber(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a whole number, got "${raw}".`);
-  return n;
-}
 
 /** What `dsp send-order`'s flags ask for: a whole webhook or the shorthand `/_sandbox/send` takes. */
 function webhookFromFlags(v: Partial<Record<string, string>>): Record<string, unknown> {
@@ -201,6 +184,11 @@ async function sendOrder(argv: string[]): Promise<void> {
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (argv[0] === 'dsp' && argv[1] === 'send-order') return sendOrder(argv.slice(2));
+  const command = `${argv[0]} ${argv[1]}`;
+  if (command in CONTROL_COMMANDS) {
+    process.exitCode = await runControlCommand(command, argv.slice(2), env, USAGE);
+    return;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -2,6 +2,7 @@ import type { SandboxAccount, SandboxClient, SandboxKind } from './options.ts';
 import type { DownloadedMenu } from './menus.ts';
 import type { DspWebhook } from '@stream/contracts/apis/become-a-dsp/index';
 import type { PlatformAnswer } from './send.ts';
+import type { CatalogChange } from './orders.ts';
 import type {
   Connection,
   HeldOrder,
@@ -11,7 +12,7 @@ import type {
   SwitchesPatch,
 } from './state.ts';
 
-export type { PlatformAnswer };
+export type { CatalogChange, PlatformAnswer };
 
 /** What `GET /_sandbox` answers. */
 export interface SandboxInfo {
@@ -58,8 +59,11 @@ export interface SandboxControl {
   send(webhook: Record<string, unknown>): Promise<PlatformAnswer & { sent: DspWebhook }>;
   /** DSP: the menu files it downloaded, the last of each store, with their schema verdict. */
   menus(): Promise<DownloadedMenu[]>;
-  /** POS: replaces the catalog it serves (any JSON), or puts the demo catalog back (`undefined`). */
-  setCatalog(catalog: unknown): Promise<void>;
+  /**
+   * POS: replaces the catalog it serves (any JSON), or puts the demo catalog back (`undefined`), and
+   * sends the platform `location.catalog.updated` for each merchant (`catalog_updated`: its answers).
+   */
+  setCatalog(catalog: unknown): Promise<CatalogChange>;
   /** DSP and event provider: the events it acknowledged, oldest first (`order_id` also matches `reference_id`). */
   events(filter?: { order_id?: string; type?: string }): Promise<ReceivedEvent[]>;
   /** DSP and event provider: forgets the events it received. */
@@ -75,6 +79,17 @@ export interface SandboxControl {
     status: 'enroute_to_pickup' | 'arrived_at_pickup' | 'enroute_to_dropoff' | 'completed',
     opts?: { location_id?: string },
   ): Promise<PlatformAnswer>;
+}
+
+/** A control route's refusal (4xx, 5xx): its status and its body, parsed when JSON. */
+export class ControlError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -94,7 +109,16 @@ export function sandboxControl(baseUrl: string, credentials: SandboxClient): San
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
+    if (!res.ok) {
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      throw new ControlError(`sandbox ${method} ${path}: ${res.status} ${text}`, res.status, body);
+    }
     return (res.status === 204 ? undefined : await res.json()) as T;
   };
   // Absent filters are left out, not sent as "undefined".
@@ -124,9 +148,8 @@ export function sandboxControl(baseUrl: string, credentials: SandboxClient): San
       (await send<{ events: ReceivedEvent[] }>('GET', `/events?${query(filter)}`)).events,
     clearEvents: () => send('DELETE', '/events'),
     menus: async () => (await send<{ menus: DownloadedMenu[] }>('GET', '/menus')).menus,
-    setCatalog: async (catalog) => {
-      await (catalog === undefined ? send('DELETE', '/catalog') : send('PUT', '/catalog', catalog));
-    },
+    setCatalog: (catalog) =>
+      catalog === undefined ? send('DELETE', '/catalog') : send('PUT', '/catalog', catalog),
     assignDriver: (orderId, opts = {}) => send('POST', `/orders/${encodeURIComponent(orderId)}/driver`, opts),
     sendDeliveryStatus: (orderId, status, opts = {}) =>
       send('POST', `/orders/${encodeURIComponent(orderId)}/delivery-status`, { ...opts, status }),

@@ -32,7 +32,12 @@ export {
   sendWebhook,
   type PlatformAnswer,
 } from './send.ts';
-export { sandboxControl, type SandboxControl, type SandboxInfo } from './control-client.ts';
+export {
+  sandboxControl,
+  type CatalogChange,
+  type SandboxControl,
+  type SandboxInfo,
+} from './control-client.ts';
 export { DEMO_CATALOG } from './catalog.ts';
 export type { DownloadedMenu } from './menus.ts';
 
@@ -74,9 +79,9 @@ export function buildSandbox(kind: SandboxKind, options: SandboxOptions): Fastif
       return payload;
     });
 
+    recallPublishedMenus(app, sim); // only a DSP is given publishedMenus
     registerControl(app, sim);
     REGISTER[kind](app, sim);
-    await recallPublishedMenus(sim); // only a DSP is given publishedMenus
     registerCertificationTrigger(app, sim);
   };
 }

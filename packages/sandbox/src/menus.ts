@@ -119,7 +119,24 @@ function keepMenu(sim: Sim, menu: PublishedMenu): void {
   });
 }
 
-/** A DSP simulator starting again remembers the menus published to it before (`publishedMenus`). */
-export async function recallPublishedMenus(sim: Sim): Promise<void> {
-  for (const menu of (await sim.opts.publishedMenus?.()) ?? []) keepMenu(sim, menu);
+/**
+ * A DSP simulator starting again remembers the menus published to it before (`publishedMenus`). Read
+ * before its first request is handled, not when it is registered: a platform on PORT=0 knows its
+ * address, which the menus' `download_url`s start with, only once it listens. A failed read is tried
+ * again on the next request.
+ */
+export function recallPublishedMenus(app: FastifyInstance, sim: Sim): void {
+  const { publishedMenus } = sim.opts;
+  if (!publishedMenus) return;
+  let recalled: Promise<void> | undefined;
+  app.addHook('onRequest', async () => {
+    recalled ??= publishedMenus().then(
+      (menus) => menus.forEach((menu) => keepMenu(sim, menu)),
+      (err: unknown) => {
+        recalled = undefined;
+        throw err;
+      },
+    );
+    await recalled;
+  });
 }

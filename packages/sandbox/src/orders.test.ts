@@ -22,6 +22,7 @@ import {
   type SandboxKind,
   type SandboxOptions,
 } from './index.ts';
+import { DEMO_CATALOG } from './catalog.ts';
 import { TokenSigner } from './tokens.ts';
 
 /**
@@ -524,6 +525,39 @@ describe('sandbox POS orders', () => {
     expect(platform.hits).toHaveLength(4);
   });
 
+  it('tells the platform its catalog changed (PUT or DELETE /_sandbox/catalog): one signed location.catalog.updated per merchant', async () => {
+    const changed = await pos.control.setCatalog({ item: [] });
+    const restored = await pos.control.setCatalog(undefined);
+    const told = [
+      { merchant_id: 'demo-merchant', status: 204, body: null },
+      { merchant_id: 'second-merchant', status: 204, body: null },
+    ];
+    expect(changed).toEqual({ catalog: { item: [] }, catalog_updated: told });
+    expect(restored).toEqual({ catalog: DEMO_CATALOG, catalog_updated: told });
+    const hook = (merchant_id: string) => [
+      '/pos/sandbox-pos/webhook',
+      true,
+      { type: 'location.catalog.updated', object: { merchant_id } },
+    ];
+    const sorted = platform.hits
+      .map((h) => [h.path, h.signed, h.body])
+      .sort((a, b) => String(a[2]!.object.merchant_id).localeCompare(b[2]!.object.merchant_id));
+    expect(sorted).toEqual([
+      hook('demo-merchant'),
+      hook('demo-merchant'),
+      hook('second-merchant'),
+      hook('second-merchant'),
+    ]);
+    // Without a platform to tell, the catalog still changes, and the answer says why nobody was told.
+    const own = await startSim('pos');
+    const alone = await own.control.setCatalog({ item: [] });
+    expect(alone.catalog).toEqual({ item: [] });
+    expect(alone.catalog_updated).toEqual([
+      { merchant_id: 'demo-merchant', error: expect.stringMatching(/does not know its platform/) },
+      { merchant_id: 'second-merchant', error: expect.stringMatching(/does not know its platform/) },
+    ]);
+  });
+
   it('needs to know its platform to send webhooks: 409 without a partner, the current one when given as a function', async () => {
     const lost = await startSim('pos', { platformUrl: platform.url });
     const res = await call('POST', `${lost.url}/_sandbox/locations/loc-mission/offline`, { headers: basic });
@@ -730,7 +764,8 @@ describe('sandbox DSP orders', () => {
   });
 });
 
-describe('stream-sandbox dsp send-order', () => {
+// Each run starts node and tsx: a generous ceiling for a busy machine (no timing is asserted).
+describe('stream-sandbox dsp send-order', { timeout: 120_000 }, () => {
   const bin = fileURLToPath(new URL('../bin/stream-sandbox.js', import.meta.url));
   const run = (args: string[]) =>
     promisify(execFile)(process.execPath, [bin, 'dsp', 'send-order', ...args]).then(

@@ -85,6 +85,31 @@ async function posWebhook(sim: Sim, raw: string | Buffer): Promise<PlatformAnswe
 }
 const posJson = (sim: Sim, body: unknown) => posWebhook(sim, JSON.stringify(body));
 
+/** What `PUT` and `DELETE /_sandbox/catalog` answer: the catalog now served, and what the platform was told. */
+export interface CatalogChange {
+  catalog: unknown;
+  /** One `location.catalog.updated` per merchant: the platform's answer, or why there was none. */
+  catalog_updated: ({ merchant_id: string } & (PlatformAnswer | { error: string }))[];
+}
+
+/**
+ * `location.catalog.updated` for each merchant (`merchant_id`: the catalog is every location's), signed,
+ * so the platform pulls the catalog and publishes the menus of the locations it has. A platform this
+ * sandbox does not know or cannot reach is reported, not thrown: the catalog changed all the same.
+ */
+async function announceCatalog(sim: Sim): Promise<CatalogChange['catalog_updated']> {
+  return Promise.all(
+    sim.opts.accounts.map(async ({ id: merchant_id }) => {
+      const body = { type: 'location.catalog.updated', object: { merchant_id } };
+      try {
+        return { merchant_id, ...(await posJson(sim, body)) };
+      } catch (err) {
+        return { merchant_id, error: (err as Error).message };
+      }
+    }),
+  );
+}
+
 /** Waits `ms`, or less when the caller hangs up or the server closes; never rejects. */
 async function hold(ms: number, reply: FastifyReply, closing: AbortSignal): Promise<void> {
   const gone = new AbortController();
@@ -253,15 +278,14 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
     });
   }
   if (sim.kind === 'pos') {
-    // The catalog the POS serves: replaced whole (any JSON: a broken one too), or back to the demo one.
-    control.put(`${prefix}/catalog`, async (req) => {
-      menuState(sim).catalog = req.body ?? null;
-      return { catalog: menuState(sim).catalog };
-    });
-    control.delete(`${prefix}/catalog`, async (_req, reply) => {
-      menuState(sim).catalog = structuredClone(DEMO_CATALOG);
-      return reply.status(204).send();
-    });
+    // The catalog the POS serves: replaced whole (any JSON: a broken one too), or back to the demo one;
+    // either way the platform is told, as a real POS tells it, so the change reaches the menus.
+    const changeCatalog = async (catalog: unknown): Promise<CatalogChange> => {
+      menuState(sim).catalog = catalog;
+      return { catalog, catalog_updated: await announceCatalog(sim) };
+    };
+    control.put(`${prefix}/catalog`, async (req) => changeCatalog(req.body ?? null));
+    control.delete(`${prefix}/catalog`, async () => changeCatalog(structuredClone(DEMO_CATALOG)));
   }
   if (sim.kind === 'dsp') {
     control.get(`${prefix}/menus`, async () => ({ menus: [...menuState(sim).downloads.values()] }));

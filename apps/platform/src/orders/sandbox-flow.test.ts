@@ -6,11 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
+import pino from 'pino';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxControl } from '@stream/sandbox';
+import { DEMO_CATALOG, sandboxControl } from '@stream/sandbox';
 import { mountSandbox } from '../sandbox-mount.ts';
 import { findPartner } from '../partners/service.ts';
-import { sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
+import { ensureSandboxPartners, sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
+import { startPlatform } from '../server.ts';
+import { rowsOf } from '../jobs/sql.ts';
+import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
   activeIntegration,
@@ -59,6 +64,19 @@ beforeAll(async () => {
     20_000,
     'the menu',
   );
+  // The DSP has the file before the platform records the publication (once the DSP answered): a
+  // sandbox DSP started again reads the recorded ones.
+  const { db } = world.platform.app.ctx;
+  await waitFor(
+    async () =>
+      rowsOf(
+        await db.execute(sql`
+          select 1 from menu_publications p join location_bindings b on b.id = p.binding_id
+          where b.dsp_provider_id = ${store} and p.status = 'published'`),
+      ).length > 0,
+    20_000,
+    'the publication recorded',
+  );
 });
 afterAll(() => world?.stop());
 
@@ -91,6 +109,33 @@ describe('the sandbox DSP started again', () => {
       await app.close();
     }
   }); // prettier-ignore
+});
+
+describe('the sandbox DSP of a platform started on PORT=0', () => {
+  it('recalls the menus published to it with absolute download_urls, on the address the platform listens on', async () => {
+    const { database, config } = world.platform.app.ctx;
+    // No PUBLIC_URL and a port the system picks: the platform learns its address only once it listens.
+    const second = await startPlatform(
+      { ...config, port: 0, publicUrl: '' },
+      { database, logger: pino({ level: 'silent' }) },
+    );
+    try {
+      const creds = (await sandboxControlClients(database.db, config.encryptionKey, 'sandbox-dsp'))[0]!;
+      const [menu] = (await sandboxControl(`${second.url}/sandbox/dsp`, creds).menus()).filter(
+        (m) => m.location_id === store,
+      );
+      const { port } = new URL(second.url);
+      expect(menu!.download_url).toMatch(new RegExp(`^http://localhost:${port}/menu-files/\\w+\\?expires=`));
+      // And it is the file: the platform serves it at that path.
+      const { pathname, search } = new URL(menu!.download_url);
+      const file = await call('GET', `${second.url}${pathname}${search}`);
+      expect([file.status, file.body]).toEqual([200, menu!.menu_file]);
+    } finally {
+      await second.stop();
+      // The second start pointed the sandbox partners' base URLs at itself: back to the first platform.
+      await ensureSandboxPartners(world.platform.app.ctx);
+    }
+  });
 });
 
 describe('the sandbox order flow', () => {
@@ -204,5 +249,135 @@ describe('the sandbox order flow', () => {
       code: 1,
       stdout: expect.stringContaining('signature_mismatch'),
     });
+  });
+});
+
+describe('the sandbox POS catalog', () => {
+  const published = async (text: string) =>
+    JSON.stringify((await world.dsp.menus()).find((m) => m.location_id === store)?.menu_file).includes(text);
+
+  it('a catalog replaced on command reaches the DSP: the POS sends location.catalog.updated, the platform pulls and publishes', async () => {
+    const renamed = structuredClone(DEMO_CATALOG);
+    renamed.item_family![0]!.name = 'Carnitas tacos (new recipe)';
+    const changed = await world.pos.setCatalog(renamed);
+    expect(changed.catalog_updated).toContainEqual({ merchant_id: 'demo-merchant', status: 204, body: null });
+    try {
+      await waitFor(() => published('Carnitas tacos (new recipe)'), 20_000, 'the new catalog on the DSP');
+    } finally {
+      // Back to the demo catalog, published again, for whatever runs next.
+      await world.pos.setCatalog(undefined);
+      await waitFor(async () => !(await published('new recipe')), 20_000, 'the demo catalog on the DSP');
+    }
+  });
+});
+
+// Each command starts node and tsx: a generous ceiling for a busy machine (no timing is asserted).
+describe('stream-sandbox control commands against the platform', { timeout: 180_000 }, () => {
+  const bin = fileURLToPath(new URL('../../../../packages/sandbox/bin/stream-sandbox.js', import.meta.url));
+  /** The guide's shell: SANDBOX_<KIND>_URL, _CLIENT_ID and _CLIENT_SECRET, from `partners list`. */
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    const { db, config } = world.platform.app.ctx;
+    env = { PATH: process.env.PATH ?? '' };
+    for (const kind of ['pos', 'dsp'] as const) {
+      const creds = (await sandboxCredentials(
+        db,
+        config.encryptionKey,
+        (await findPartner(db, `sandbox-${kind}`))!,
+      ))!;
+      const K = kind.toUpperCase();
+      Object.assign(env, {
+        [`SANDBOX_${K}_URL`]: creds.base_url!,
+        [`SANDBOX_${K}_CLIENT_ID`]: creds.client_id,
+        [`SANDBOX_${K}_CLIENT_SECRET`]: creds.client_secret,
+      });
+    }
+  });
+  const run = (args: string[], extraEnv: Record<string, string> = {}) =>
+    promisify(execFile)(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv } }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it('set the POS order behaviour, send an order status, pause and resume a location, and list what the DSP was told', async () => {
+    const behavior = await run(['pos', 'order-behavior', 'accept']);
+    expect([behavior.code, JSON.parse(behavior.stdout).order_behavior]).toEqual([0, 'accept']);
+    expect((await world.pos.info()).switches.order_behavior).toBe('accept');
+    const sent = await world.dsp.send({
+      type: 'new_order',
+      location_id: store,
+      order: { id: 'sbx-cli-ctl-1' },
+    });
+    await waitFor(
+      async () => (await eventsOf('sbx-cli-ctl-1')).find((e) => e.body.type === 'location.order.accept'),
+      20_000,
+      'accept',
+    );
+    const held = (await world.pos.orders()).find((o) => o.idempotency_key === sent.body.order_id)!;
+    const ready = await run(['pos', 'order-status', held.provider_id, 'ready_for_pickup']);
+    expect([ready.code, JSON.parse(ready.stdout)]).toEqual([0, { status: 204, body: null }]);
+    await waitFor(
+      async () =>
+        (await eventsOf('sbx-cli-ctl-1')).find(
+          (e) =>
+            e.body.type === 'location.order.notify_status_change' &&
+            e.body.order_status_update === 'ready_for_pickup',
+        ),
+      20_000,
+      'ready',
+    );
+
+    await world.dsp.clearEvents();
+    const pause = await run(['pos', 'pause', posLocation, '--minutes', '60']);
+    expect([pause.code, JSON.parse(pause.stdout).status]).toEqual([0, 204]);
+    await waitFor(async () => (await world.dsp.events({ type: 'location.pause' }))[0], 20_000, 'pause');
+    expect((await run(['pos', 'resume', posLocation])).code).toBe(0);
+    await waitFor(async () => (await world.dsp.events({ type: 'location.resume' }))[0], 20_000, 'resume');
+    // The flags instead of the environment: the platform the DSP is mounted on, and its credentials.
+    const { SANDBOX_DSP_URL: _, ...noDspUrl } = env;
+    const events = await promisify(execFile)(
+      process.execPath,
+      [bin, 'dsp', 'events', '--type', 'location.pause', '--platform', world.url],
+      { env: noDspUrl },
+    );
+    expect(JSON.parse(events.stdout)).toEqual([
+      expect.objectContaining({
+        body: expect.objectContaining({ type: 'location.pause', location_id: store }),
+      }),
+    ]);
+  });
+
+  it('says what is wrong in one line: exit 2 for what the route refuses as invalid, 1 for a refusal or an unknown order, with the platform answer', async () => {
+    const oneLine = (res: { stderr: string }) => res.stderr.trimEnd().split('\n');
+    const bad = await run(['pos', 'order-behavior', 'sometimes']);
+    expect([bad.code, oneLine(bad)]).toEqual([
+      2,
+      [
+        expect.stringMatching(
+          /^stream-sandbox: the sandbox POS at \S+ answered 400 validation_failed: body\.order_behavior: /,
+        ),
+      ],
+    ]);
+    const wrong = await run(['pos', 'resume', posLocation], { SANDBOX_POS_CLIENT_SECRET: 'wrong' });
+    expect([wrong.code, oneLine(wrong)]).toEqual([
+      1,
+      [expect.stringMatching(/answered 401 invalid_client: /)],
+    ]);
+    const unknown = await run(['pos', 'order-status', 'sbx-ord-none', 'completed']);
+    expect([unknown.code, oneLine(unknown)]).toEqual([
+      1,
+      [expect.stringMatching(/answered 404 not_found: The sandbox POS holds no order sbx-ord-none\.$/)],
+    ]);
+    // A location the platform does not have: sent, and Stream's refusal printed, exit 1.
+    const elsewhere = await run(['pos', 'pause', 'loc-south-congress']);
+    expect([elsewhere.code, JSON.parse(elsewhere.stdout)]).toEqual([
+      1,
+      { status: 404, body: { error: expect.objectContaining({ code: 'location_not_found' }) } },
+    ]);
+    const noCredentials = await run(['dsp', 'events'], { SANDBOX_DSP_CLIENT_ID: '' });
+    expect([noCredentials.code, oneLine(noCredentials)]).toEqual([
+      2,
+      [expect.stringContaining('--client-id and --client-secret are required')],
+    ]);
   });
 });
