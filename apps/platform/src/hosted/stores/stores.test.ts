@@ -99,6 +99,31 @@ describe('GET /Stores (radius search)', () => {
   }); // prettier-ignore
 });
 
+describe('query parameters', () => {
+  it('are read by their names in any case, not dropped for their defaults; one the call does not take is named in a WARNING', async () => {
+    const S = `/Stores/${DEMO_STORE_ID}`;
+    // Radius 2 reaches 3001 only (3002 is 3.45 miles away, inside the default 5).
+    for (const q of ['latitude=10&longitude=20&radius=2', 'LATITUDE=10&LONGITUDE=20&RADIUS=2']) {
+      const res = await search(q);
+      expect([q, res.status, res.body.data?.map((s: { id: number }) => s.id), res.body.messagesDetails]).toEqual([q, 200, [3001], []]);
+    }
+    const twice = await search('Latitude=10&Longitude=20&Radius=2&radius=7');
+    expect(twice.body.data.map((s: { id: number }) => s.id)).toEqual([3001]);
+    expect(twice.body.messagesDetails).toEqual([{ id: 'querystring.radius', message: 'radius was ignored: Radius is also given.', messageType: 'WARNING' }]);
+    const typo = await search('Latitude=10&Longitude=20&Radiuss=2');
+    expect(typo.body.data.map((s: { id: number }) => s.id)).toEqual([3001, 3002]);
+    expect(typo.body.messagesDetails).toEqual([{ id: 'querystring.Radiuss', message: 'Radiuss is not a parameter of this call; it was ignored. It takes Latitude, Longitude, Radius.', messageType: 'WARNING' }]);
+    const types = await world.hosted('GET', `${S}/OrderTypes?servicetype=GrubHub`);
+    expect(types.body.data.map((t: { id: string }) => t.id)).toEqual(['Pickup']);
+    const at = await world.hosted('GET', `${S}/OrderTypes/Pickup/EstimatedTime?desiredduetime=${encodeURIComponent('2030-12-03T18:30:00-05:00')}`);
+    expect(at.body.data.desiredDueTime).toBe('2030-12-03T23:30:00.000Z');
+    const km = await world.hosted('GET', `${S}/DeliveryMetrics?streetnumber=350&streetname=W%2024th%20St&City=New%20York&STATE=NY&postalcode=10011&distanceuom=km`);
+    expect([km.status, km.body.data?.distanceUOM, km.body.data?.distance]).toEqual([200, 'km', 0.28]);
+    const none = await world.hosted('GET', `${S}?verbose=1`);
+    expect([none.status, none.body.messagesDetails]).toEqual([200, [{ id: 'querystring.verbose', message: 'verbose is not a parameter of this call; it was ignored. It takes none.', messageType: 'WARNING' }]]);
+  }); // prettier-ignore
+});
+
 describe('a store', () => {
   it('answers the store, its service types and its system message', async () => {
     const res = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}`);
