@@ -291,6 +291,11 @@ export const ERROR_CODES = {
     status: 422,
     description: 'The capture is larger than the amount the card authorized.',
   },
+  store_not_located: {
+    status: 422,
+    description:
+      'The store has no latitude and longitude, so nothing can be measured from it; the operator adds them.',
+  },
   address_not_found: {
     status: 422,
     description: 'The geocoder found no place for the address; check street, city, state and postal code.',

@@ -89,6 +89,7 @@ describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
 describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {
   const suite = hostedSuite();
   const STORE_ID = 3110;
+  const UNPLACED = 3111;
   const box = (id: string, delivery: boolean, additionalFee: number, [south, west, north, east]: number[]) => ({
     id, delivery, additionalFee, driverCompensation: 2,
     geoCodes: [[south, west], [north, west], [north, east], [south, east]].map(([latitude, longitude], i) => ({ sequence: i + 1, latitude: latitude!, longitude: longitude! })),
@@ -103,7 +104,10 @@ describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {
     const { db } = suite.platform.app.ctx;
     await importCompany(db, suite.platform.config.encryptionKey, {
       company: { id: 310, name: 'Zones Co.' },
-      stores: [{ id: STORE_ID, name: 'Zones', timeZone: 'Eastern Standard Time', ...STORE, geoFences }],
+      stores: [
+        { id: STORE_ID, name: 'Zones', timeZone: 'Eastern Standard Time', ...STORE, geoFences },
+        { id: UNPLACED, name: 'No position', timeZone: 'Eastern Standard Time', geoFences },
+      ],
     });
     await grantCompany(db, 310, suite.world.partner.partner_id);
   });
@@ -131,6 +135,12 @@ describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {
 
   it('where zones overlap, the one that does not deliver wins, though listed after the one that does', async () => {
     expect(await answer(['100', '11th Ave'])).toBe(bytes({ latitude: 40.7461, longitude: -74.0068 }, 'Pier', false, 0, 'Not deliverable: zone Pier, where the store does not deliver, {d} mi.'));
+  }); // prettier-ignore
+
+  it('refuses a store with no position with 422 store_not_located, not a 404 that says the store is not there', async () => {
+    const res = await suite.world.hosted('GET', query(['350', 'W 24th St']).replace(`/Stores/${DEMO_STORE_ID}/`, `/Stores/${UNPLACED}/`), { store: UNPLACED });
+    expect([res.status, res.body.data, res.body.messagesDetails[0]]).toEqual([422, null, { id: 'store_not_located', message: `Store ${UNPLACED} has no latitude and longitude, so no distance or zone can be measured from it; the operator must add them to the company file.`, messageType: 'ERROR' }]);
+    expect((await suite.world.hosted('GET', `/Stores/${UNPLACED}`)).status).toBe(200);
   }); // prettier-ignore
 
   it('outside every zone: not deliverable, no zone, no fee', async () => {

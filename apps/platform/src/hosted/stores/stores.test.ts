@@ -5,6 +5,7 @@ import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { grantCompany, importCompany } from '../companies.ts';
 import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { greatCircleMiles } from './geo.ts';
 import { requestAccessToken, testPartner } from '../../auth/testing.ts';
 import { call } from '../../../test/http.ts';
 import { apiClients, stores } from '../../db/schema/index.ts';
@@ -64,6 +65,10 @@ describe('GET /Stores (radius search)', () => {
     expect(await ids('Latitude=10&Longitude=20&Radius=7')).toEqual([3001, 3002, 3003, 3004]);
     expect(await ids('Latitude=10&Longitude=20&Radius=6.9')).toEqual([3001, 3002]); // 6.91 is just out
     expect(await ids('Latitude=10.04&Longitude=20')).toEqual([3002, 3001, 3003]); // default 5 miles
+    // A store exactly on the radius is in it; a hair less and it is out.
+    const edge = greatCircleMiles({ latitude: 10, longitude: 20 }, { latitude: 10.05, longitude: 20 });
+    expect(await ids(`Latitude=10&Longitude=20&Radius=${edge}`)).toEqual([3001, 3002]);
+    expect(await ids(`Latitude=10&Longitude=20&Radius=${edge - 1e-9}`)).toEqual([3001]);
   }); // prettier-ignore
 
   it("answers the reference's example request with the reference's example answer", async () => {

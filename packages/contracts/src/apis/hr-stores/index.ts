@@ -471,7 +471,8 @@ export const getDeliveryMetrics = defineOperation({
 whether the store delivers there, the straight distance, the driving distance when \`includeDrivingDistance=true\` and a
 route service is configured (else null, with a WARNING), and the delivery fee in cents. In a zone that does not deliver
 (it wins over the zones it overlaps) the answer is not deliverable with a fee of 0, as outside every zone, the zone named. \`distanceUOM\` is \`mi\` (default)
-or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${WHO}`,
+or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`; a store with no latitude and longitude
+is 422 \`store_not_located\`. ${WHO}`,
   request: {
     params: storeParams,
     query: z.object({
@@ -512,7 +513,7 @@ or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${
       }),
     },
   },
-  errors: [...HOSTED_ERRORS, 'address_not_found', 'geo_service_unavailable'],
+  errors: [...HOSTED_ERRORS, 'address_not_found', 'store_not_located', 'geo_service_unavailable'],
 });
 
 export const EstimatedTime = z
