@@ -217,6 +217,10 @@ describe('zones, credentials and order types', () => {
     const asap = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Delivery/EstimatedTime`);
     expect(Date.parse(asap.body.data.estimatedTime)).toBeGreaterThanOrEqual(Date.now() + 44 * 60_000);
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone/EstimatedTime`)).status).toBe(404);
-    expect((await world.hosted('GET', `${path}?desiredDueTime=tomorrow`)).status).toBe(400);
+    // As an order's deferDue: with its offset (a wall clock alone names no instant), 2000 to 2099.
+    for (const [sent, why] of [['tomorrow', 'with its offset'], ['2030-12-03T18:30:00', 'with its offset'], ['2100-01-01T00:00:00Z', 'from 2000 to 2099']]) {
+      const res = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent(sent!)}`);
+      expect([sent, res.status, res.body.messagesDetails[1]]).toEqual([sent, 400, { id: 'querystring.desiredDueTime', message: expect.stringContaining(why!), messageType: 'ERROR' }]);
+    }
   }); // prettier-ignore
 });

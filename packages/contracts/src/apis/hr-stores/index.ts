@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import {
   CompanyId,
+  DueTime,
   HOSTED_BODY_ERRORS,
   HOSTED_ERRORS,
   IdempotencyHeaders,
@@ -541,7 +542,7 @@ the desired time and now plus the order type's \`estimatedTime\` minutes. When t
 (\`adjusted: true\`); a type with no periods is always open. ${WHO}`,
   request: {
     params: orderTypeParams,
-    query: z.object({ desiredDueTime: z.iso.datetime({ offset: true }).optional() }),
+    query: z.object({ desiredDueTime: DueTime.optional() }),
     example: { id: String(DEMO_STORE_ID), orderType: 'Pickup', desiredDueTime: '2026-12-01T18:30:00-05:00' },
   },
   responses: {
