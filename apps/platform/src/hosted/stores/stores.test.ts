@@ -139,6 +139,17 @@ describe('a store', () => {
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/ServiceTypes`)).body.data).toHaveLength(8); // a None menu
   }); // prettier-ignore
 
+  it("answers every primaryContact field the company file gives; the file may give only the spec's fields", async () => {
+    const contact = { id: 'c-1', firstName: 'Dana', lastName: 'Reyes', phoneNumber: '+12125550199', email: 'dana@pizza.example' };
+    const file = (primaryContact: Record<string, string>) => ({ company: { id: 300, name: 'Geo Co' }, stores: [{ ...store(3001, 10, 20), primaryContact }] });
+    await importCompany(platform.app.ctx.db, platform.config.encryptionKey, file(contact));
+    expect((await world.hosted('GET', '/Stores/3001')).body.data.primaryContact).toEqual(contact);
+    // A key the Store API has no field for would be stored and never shown: the import refuses it.
+    const phone = importCompany(platform.app.ctx.db, platform.config.encryptionKey, file({ firstName: 'Dana', phone: '+12125550199' }));
+    await expect(phone).rejects.toMatchObject({ code: 'validation_failed', details: [{ path: 'stores.0.primaryContact', message: expect.stringContaining('phone') }] });
+    expect((await world.hosted('GET', '/Stores/3001')).body.data.primaryContact).toEqual(contact);
+  }); // prettier-ignore
+
   it('changes only the system message, at most 25 characters, and nothing on a refusal', async () => {
     const path = `/Stores/${DEMO_STORE_ID}/SystemConfiguration`;
     expect((await world.hosted('GET', path)).body.data).toEqual({ message: null });
