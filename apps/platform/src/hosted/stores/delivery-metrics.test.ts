@@ -69,9 +69,15 @@ describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
   }); // prettier-ignore
 
   it('is not deliverable in the notch of a concave zone, and says why there is no driving distance', async () => {
-    const res = await suite.world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=true'));
-    expect(res.body.data).toMatchObject({ zoneName: null, deliverable: false, deliveryFee: 0, drivingDistance: null });
-    expect(res.body.messagesDetails).toEqual([{ id: 'drivingDistance', message: expect.stringContaining('ROUTE_URL'), messageType: 'WARNING' }]);
+    // true and false in any case, as .NET's bool binding reads them (True is what it writes).
+    for (const flag of ['true', 'True', 'TRUE']) {
+      const res = await suite.world.hosted('GET', query(['201', 'W 17th St'], `&includeDrivingDistance=${flag}`));
+      expect(res.body.data).toMatchObject({ zoneName: null, deliverable: false, deliveryFee: 0, drivingDistance: null });
+      expect([flag, res.body.messagesDetails]).toEqual([flag, [{ id: 'drivingDistance', message: expect.stringContaining('ROUTE_URL'), messageType: 'WARNING' }]]);
+    }
+    expect((await suite.world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=False'))).body.messagesDetails).toEqual([]);
+    const yes = await suite.world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=yes'));
+    expect([yes.status, yes.body.messagesDetails[1]]).toEqual([400, { id: 'querystring.includeDrivingDistance', message: 'must be true or false', messageType: 'ERROR' }]);
   }); // prettier-ignore
 
   it('refuses an address it cannot place, and bad parameters', async () => {

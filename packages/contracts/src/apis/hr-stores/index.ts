@@ -17,6 +17,7 @@ import {
 } from '../../hosted.ts';
 import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '../hr-menu/demo.ts';
 import { OperationPeriod } from '../hr-menu/menu.ts';
+import { describedAs } from '../../openapi/described-as.ts';
 
 /**
  * The Store API (restaurant-apis.md section 7): store search by radius, a store, its service types,
@@ -425,6 +426,14 @@ Any other field is 400 \`validation_failed\` and nothing changes. ${WHO}`,
   errors: HOSTED_BODY_ERRORS,
 });
 
+/** `true` or `false` in either case, as .NET's bool binding reads it (and writes `True`); documented as the boolean. */
+const BooleanParam = z
+  .string()
+  .regex(/^(true|false)$/i, 'must be true or false')
+  .transform((v) => v.toLowerCase() === 'true')
+  .default(false);
+describedAs.set(BooleanParam, z.boolean().default(false));
+
 export const DistanceUnit = z.enum(['mi', 'km']).meta({ id: 'DistanceUnit' });
 
 export const DeliveryMetric = z
@@ -482,10 +491,7 @@ is 422 \`store_not_located\`. ${WHO}`,
       city: z.string().min(1).max(25),
       state: z.string().min(2).max(2),
       postalCode: z.string().min(1).max(10),
-      includeDrivingDistance: z
-        .enum(['true', 'false'])
-        .transform((v) => v === 'true')
-        .default(false),
+      includeDrivingDistance: BooleanParam,
       distanceUOM: DistanceUnit.default('mi'),
     }),
     example: {
