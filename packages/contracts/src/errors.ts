@@ -282,9 +282,19 @@ export const ERROR_CODES = {
     status: 409,
     description: 'The capture has no uncaptured authorization of the same card on the order to complete.',
   },
+  capture_amount_zero: {
+    status: 422,
+    description:
+      'A capture of 0 cents captures nothing; capture at least 1 cent of the authorization, or void it at the gateway.',
+  },
   capture_exceeds_authorization: {
     status: 422,
     description: 'The capture is larger than the amount the card authorized.',
+  },
+  store_not_located: {
+    status: 422,
+    description:
+      'The store has no latitude and longitude, so nothing can be measured from it; the operator adds them.',
   },
   address_not_found: {
     status: 422,

@@ -1,7 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
-import { GatewayCredentials, GeoFence, StoreOrderType } from '@stream/contracts/apis/hr-stores/index';
+import {
+  GatewayCredentials,
+  GeoFence,
+  PrimaryContact,
+  StoreOrderType,
+} from '@stream/contracts/apis/hr-stores/index';
 import { HOSTED_SCOPES } from '@stream/contracts/common';
 import { StoreTimeZone } from '@stream/contracts/hosted';
 import type { Db } from '../db/client.ts';
@@ -37,7 +42,8 @@ export const CompanyFile = z.strictObject({
         timeZone: StoreTimeZone,
         latitude: z.number().min(-90).max(90).optional(),
         longitude: z.number().min(-180).max(180).optional(),
-        primaryContact: z.record(z.string(), z.string()).optional(),
+        // The Store API's fields only: any other key would be stored and never shown.
+        primaryContact: PrimaryContact.strict().optional(),
         paymentAddressRequiredForPayments: z.boolean().default(false),
         menus: z.array(MenuInput).default([]),
         geoFences: z.array(GeoFence).default([]),

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import jsonPatch, { type Operation } from 'fast-json-patch';
 import type { z } from 'zod';
 import {
@@ -22,6 +22,13 @@ type MenuRow = typeof hostedMenus.$inferSelect;
 /** A stored menu as the API shows it. */
 export const menuOf = (row: Pick<MenuRow, 'id' | 'menu'>): Menu => ({ id: row.id, ...row.menu });
 
+/** A `text[]` parameter (a JS array in `sql` would be a list of parameters). */
+const textArray = (values: readonly string[]): SQL =>
+  sql`ARRAY[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+
 /** The store's menus, or those serving `serviceType` (a menu listing `None` serves every one). */
 export async function listStoreMenus(
   db: DbOrTx,
@@ -34,10 +41,19 @@ export async function listStoreMenus(
     .where(
       and(
         eq(hostedMenus.storeId, storeId),
-        serviceType ? sql`${hostedMenus.serviceTypes} && ARRAY[${serviceType}, 'None']::text[]` : undefined,
+        serviceType ? sql`${hostedMenus.serviceTypes} && ${textArray([serviceType, 'None'])}` : undefined,
       ),
     )
     .orderBy(asc(hostedMenus.id));
+}
+
+/** The service types the store's menus list, each once (their names and menus are not read). */
+export async function storeServiceTypes(db: DbOrTx, storeId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ serviceTypes: hostedMenus.serviceTypes })
+    .from(hostedMenus)
+    .where(eq(hostedMenus.storeId, storeId));
+  return new Set(rows.flatMap((r) => r.serviceTypes));
 }
 
 /**
@@ -46,10 +62,22 @@ export async function listStoreMenus(
  * `serviceTypes` are in the request.
  */
 export async function shadowedServiceTypes(db: DbOrTx, row: MenuRow, path: string): Promise<HostedMessage[]> {
-  const menus = await listStoreMenus(db, row.storeId);
+  if (row.serviceTypes.length === 0) return [];
+  // Only the store's older menus that share a service type with this one, and only their names and types.
+  const earlier = await db
+    .select({ name: hostedMenus.name, serviceTypes: hostedMenus.serviceTypes })
+    .from(hostedMenus)
+    .where(
+      and(
+        eq(hostedMenus.storeId, row.storeId),
+        lt(hostedMenus.id, row.id),
+        sql`${hostedMenus.serviceTypes} && ${textArray(row.serviceTypes)}`,
+      ),
+    )
+    .orderBy(asc(hostedMenus.id));
   return row.serviceTypes.flatMap((type, i) => {
-    const first = menus.find((m) => m.serviceTypes.includes(type));
-    if (!first || first.id === row.id) return [];
+    const first = earlier.find((m) => m.serviceTypes.includes(type));
+    if (!first) return [];
     const message =
       type === 'None'
         ? `The default (None) menu is "${first.name}", created first; menu "${row.name}" is used as the default only by an order that names it in data.menuName.`

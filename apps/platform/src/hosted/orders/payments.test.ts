@@ -116,6 +116,26 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     expect((await o.pay(card('3333', 'FULL_CAPTURE', 100))).body.data.payments).toHaveLength(3);
   });
 
+  it('refuses a capture of 0 cents (422 capture_amount_zero), records nothing and leaves the authorization to capture; 1 cent captures', async () => {
+    const o = await newOrder();
+    expect((await o.pay(card('4242', 'AUTHORIZATION', 800))).status).toBe(200);
+    for (const [type, tip] of [['FULL_CAPTURE', 0], ['PARTIAL_CAPTURE', 0], ['PARTIAL_CAPTURE', 150]] as const) {
+      const zero = await o.pay(card('4242', type, 0, tip));
+      expect([type, tip, zero.status, codeOf(zero)]).toEqual([type, tip, 422, 'capture_amount_zero']);
+      expect(zero.body.messagesDetails[0].message).toBe('A capture of 0 cents captures nothing: send a capture of 1 to 800 cents of the Visa card ending 4242\'s authorization (the tip goes in transaction.tip), or void the authorization at your gateway to release it.');
+    }
+    expect(await o.rows()).toHaveLength(1);
+    expect(await o.read()).toMatchObject({ paymentTotal: 800, payments: [{ amount: 800 }] });
+    const one = await o.pay(card('4242', 'PARTIAL_CAPTURE', 1));
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.data).toMatchObject({ paymentTotal: 1, payments: [{ paymentNumber: 1, amount: 1 }] });
+    // A failed capture of 0 is a gateway record like any failure: recorded, pays nothing.
+    expect((await o.pay(card('5555', 'AUTHORIZATION', 300))).status).toBe(200);
+    const failed = await o.pay(card('5555', 'FULL_CAPTURE', 0, 0, 'FAILURE'));
+    expect(failed.status).toBe(200);
+    expect(failed.body.data).toMatchObject({ paymentTotal: 301 });
+  });
+
   it('records a zero-amount success (a card check) without using up the card', async () => {
     const o = await newOrder();
     const check = await o.pay(card('4242', 'AUTHORIZATION', 0));

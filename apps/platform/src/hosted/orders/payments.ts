@@ -143,6 +143,13 @@ async function captureAuthorization(
     );
   }
   if (auth.captured) throw alreadyApplied();
+  // As at Stripe (amount_to_capture > 0): a capture of 0 would leave a payment of nothing and use the card up.
+  if (t.amount === 0) {
+    throw new ApiError(
+      'capture_amount_zero',
+      `A capture of 0 cents captures nothing: send a capture of 1 to ${auth.amount} cents of the ${cardName(card)}'s authorization (the tip goes in transaction.tip), or void the authorization at your gateway to release it.`,
+    );
+  }
   // Captured for at most the authorized amount, the payments stay within the total.
   if (t.amount > auth.amount) {
     throw new ApiError(

@@ -69,9 +69,15 @@ describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
   }); // prettier-ignore
 
   it('is not deliverable in the notch of a concave zone, and says why there is no driving distance', async () => {
-    const res = await suite.world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=true'));
-    expect(res.body.data).toMatchObject({ zoneName: null, deliverable: false, deliveryFee: 0, drivingDistance: null });
-    expect(res.body.messagesDetails).toEqual([{ id: 'drivingDistance', message: expect.stringContaining('ROUTE_URL'), messageType: 'WARNING' }]);
+    // true and false in any case, as .NET's bool binding reads them (True is what it writes).
+    for (const flag of ['true', 'True', 'TRUE']) {
+      const res = await suite.world.hosted('GET', query(['201', 'W 17th St'], `&includeDrivingDistance=${flag}`));
+      expect(res.body.data).toMatchObject({ zoneName: null, deliverable: false, deliveryFee: 0, drivingDistance: null });
+      expect([flag, res.body.messagesDetails]).toEqual([flag, [{ id: 'drivingDistance', message: expect.stringContaining('ROUTE_URL'), messageType: 'WARNING' }]]);
+    }
+    expect((await suite.world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=False'))).body.messagesDetails).toEqual([]);
+    const yes = await suite.world.hosted('GET', query(['201', 'W 17th St'], '&includeDrivingDistance=yes'));
+    expect([yes.status, yes.body.messagesDetails[1]]).toEqual([400, { id: 'querystring.includeDrivingDistance', message: 'must be true or false', messageType: 'ERROR' }]);
   }); // prettier-ignore
 
   it('refuses an address it cannot place, and bad parameters', async () => {
@@ -89,6 +95,7 @@ describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
 describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {
   const suite = hostedSuite();
   const STORE_ID = 3110;
+  const UNPLACED = 3111;
   const box = (id: string, delivery: boolean, additionalFee: number, [south, west, north, east]: number[]) => ({
     id, delivery, additionalFee, driverCompensation: 2,
     geoCodes: [[south, west], [north, west], [north, east], [south, east]].map(([latitude, longitude], i) => ({ sequence: i + 1, latitude: latitude!, longitude: longitude! })),
@@ -103,7 +110,10 @@ describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {
     const { db } = suite.platform.app.ctx;
     await importCompany(db, suite.platform.config.encryptionKey, {
       company: { id: 310, name: 'Zones Co.' },
-      stores: [{ id: STORE_ID, name: 'Zones', timeZone: 'Eastern Standard Time', ...STORE, geoFences }],
+      stores: [
+        { id: STORE_ID, name: 'Zones', timeZone: 'Eastern Standard Time', ...STORE, geoFences },
+        { id: UNPLACED, name: 'No position', timeZone: 'Eastern Standard Time', geoFences },
+      ],
     });
     await grantCompany(db, 310, suite.world.partner.partner_id);
   });
@@ -131,6 +141,12 @@ describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {
 
   it('where zones overlap, the one that does not deliver wins, though listed after the one that does', async () => {
     expect(await answer(['100', '11th Ave'])).toBe(bytes({ latitude: 40.7461, longitude: -74.0068 }, 'Pier', false, 0, 'Not deliverable: zone Pier, where the store does not deliver, {d} mi.'));
+  }); // prettier-ignore
+
+  it('refuses a store with no position with 422 store_not_located, not a 404 that says the store is not there', async () => {
+    const res = await suite.world.hosted('GET', query(['350', 'W 24th St']).replace(`/Stores/${DEMO_STORE_ID}/`, `/Stores/${UNPLACED}/`), { store: UNPLACED });
+    expect([res.status, res.body.data, res.body.messagesDetails[0]]).toEqual([422, null, { id: 'store_not_located', message: `Store ${UNPLACED} has no latitude and longitude, so no distance or zone can be measured from it; the operator must add them to the company file.`, messageType: 'ERROR' }]);
+    expect((await suite.world.hosted('GET', `/Stores/${UNPLACED}`)).status).toBe(200);
   }); // prettier-ignore
 
   it('outside every zone: not deliverable, no zone, no fee', async () => {

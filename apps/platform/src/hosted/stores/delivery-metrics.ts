@@ -51,9 +51,10 @@ export async function deliveryMetrics(
   geo: { geocoderUrl?: string | undefined; routeUrl?: string | undefined } = {},
 ): Promise<{ metric: DeliveryMetric; messages: HostedMessage[] }> {
   if (store.latitude === null || store.longitude === null) {
+    // 422, not 404: the store is there (GET /Stores/{id} answers it); it is its data that is missing.
     throw new ApiError(
-      'not_found',
-      `Store ${store.id} has no position; the operator must give it latitude and longitude.`,
+      'store_not_located',
+      `Store ${store.id} has no latitude and longitude, so no distance or zone can be measured from it; the operator must add them to the company file.`,
     );
   }
   const from = { latitude: store.latitude, longitude: store.longitude };

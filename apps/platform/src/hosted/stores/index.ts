@@ -1,4 +1,5 @@
 import { defineCapability } from '../../http/api.ts';
+import { queryNamesAnyCase } from '../query-names.ts';
 import { registerDeliveryMetricsRoute } from './delivery-metrics.route.ts';
 import { registerEmailRoute } from './email.route.ts';
 import { registerPostEmailRoute } from './post-email.route.ts';
@@ -12,6 +13,7 @@ import { registerSystemConfigurationRoute } from './system-configuration.route.t
 
 /** `/Stores/*`: the hosted Store API (search, a store, its service types, system message, zones, credentials, order types). */
 export const hostedStoresCapability = defineCapability('/Stores', (scope) => {
+  queryNamesAnyCase(scope);
   registerStoresRoute(scope);
   registerServiceTypesRoute(scope);
   registerSystemConfigurationRoute(scope);

@@ -5,6 +5,7 @@ import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { startTestPlatform, type TestPlatform } from '../../../test/platform.ts';
 import { grantCompany, importCompany } from '../companies.ts';
 import { hostedWorld, type HostedWorld } from '../testing.ts';
+import { greatCircleMiles } from './geo.ts';
 import { requestAccessToken, testPartner } from '../../auth/testing.ts';
 import { call } from '../../../test/http.ts';
 import { apiClients, stores } from '../../db/schema/index.ts';
@@ -64,6 +65,10 @@ describe('GET /Stores (radius search)', () => {
     expect(await ids('Latitude=10&Longitude=20&Radius=7')).toEqual([3001, 3002, 3003, 3004]);
     expect(await ids('Latitude=10&Longitude=20&Radius=6.9')).toEqual([3001, 3002]); // 6.91 is just out
     expect(await ids('Latitude=10.04&Longitude=20')).toEqual([3002, 3001, 3003]); // default 5 miles
+    // A store exactly on the radius is in it; a hair less and it is out.
+    const edge = greatCircleMiles({ latitude: 10, longitude: 20 }, { latitude: 10.05, longitude: 20 });
+    expect(await ids(`Latitude=10&Longitude=20&Radius=${edge}`)).toEqual([3001, 3002]);
+    expect(await ids(`Latitude=10&Longitude=20&Radius=${edge - 1e-9}`)).toEqual([3001]);
   }); // prettier-ignore
 
   it("answers the reference's example request with the reference's example answer", async () => {
@@ -99,6 +104,31 @@ describe('GET /Stores (radius search)', () => {
   }); // prettier-ignore
 });
 
+describe('query parameters', () => {
+  it('are read by their names in any case, not dropped for their defaults; one the call does not take is named in a WARNING', async () => {
+    const S = `/Stores/${DEMO_STORE_ID}`;
+    // Radius 2 reaches 3001 only (3002 is 3.45 miles away, inside the default 5).
+    for (const q of ['latitude=10&longitude=20&radius=2', 'LATITUDE=10&LONGITUDE=20&RADIUS=2']) {
+      const res = await search(q);
+      expect([q, res.status, res.body.data?.map((s: { id: number }) => s.id), res.body.messagesDetails]).toEqual([q, 200, [3001], []]);
+    }
+    const twice = await search('Latitude=10&Longitude=20&Radius=2&radius=7');
+    expect(twice.body.data.map((s: { id: number }) => s.id)).toEqual([3001]);
+    expect(twice.body.messagesDetails).toEqual([{ id: 'querystring.radius', message: 'radius was ignored: Radius is also given.', messageType: 'WARNING' }]);
+    const typo = await search('Latitude=10&Longitude=20&Radiuss=2');
+    expect(typo.body.data.map((s: { id: number }) => s.id)).toEqual([3001, 3002]);
+    expect(typo.body.messagesDetails).toEqual([{ id: 'querystring.Radiuss', message: 'Radiuss is not a parameter of this call; it was ignored. It takes Latitude, Longitude, Radius.', messageType: 'WARNING' }]);
+    const types = await world.hosted('GET', `${S}/OrderTypes?servicetype=GrubHub`);
+    expect(types.body.data.map((t: { id: string }) => t.id)).toEqual(['Pickup']);
+    const at = await world.hosted('GET', `${S}/OrderTypes/Pickup/EstimatedTime?desiredduetime=${encodeURIComponent('2030-12-03T18:30:00-05:00')}`);
+    expect(at.body.data.desiredDueTime).toBe('2030-12-03T23:30:00.000Z');
+    const km = await world.hosted('GET', `${S}/DeliveryMetrics?streetnumber=350&streetname=W%2024th%20St&City=New%20York&STATE=NY&postalcode=10011&distanceuom=km`);
+    expect([km.status, km.body.data?.distanceUOM, km.body.data?.distance]).toEqual([200, 'km', 0.28]);
+    const none = await world.hosted('GET', `${S}?verbose=1`);
+    expect([none.status, none.body.messagesDetails]).toEqual([200, [{ id: 'querystring.verbose', message: 'verbose is not a parameter of this call; it was ignored. It takes none.', messageType: 'WARNING' }]]);
+  }); // prettier-ignore
+});
+
 describe('a store', () => {
   it('answers the store, its service types and its system message', async () => {
     const res = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}`);
@@ -107,6 +137,17 @@ describe('a store', () => {
     const types = await world.hosted('GET', '/Stores/3001/ServiceTypes');
     expect(types.body.data).toEqual([]); // no menus
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/ServiceTypes`)).body.data).toHaveLength(8); // a None menu
+  }); // prettier-ignore
+
+  it("answers every primaryContact field the company file gives; the file may give only the spec's fields", async () => {
+    const contact = { id: 'c-1', firstName: 'Dana', lastName: 'Reyes', phoneNumber: '+12125550199', email: 'dana@pizza.example' };
+    const file = (primaryContact: Record<string, string>) => ({ company: { id: 300, name: 'Geo Co' }, stores: [{ ...store(3001, 10, 20), primaryContact }] });
+    await importCompany(platform.app.ctx.db, platform.config.encryptionKey, file(contact));
+    expect((await world.hosted('GET', '/Stores/3001')).body.data.primaryContact).toEqual(contact);
+    // A key the Store API has no field for would be stored and never shown: the import refuses it.
+    const phone = importCompany(platform.app.ctx.db, platform.config.encryptionKey, file({ firstName: 'Dana', phone: '+12125550199' }));
+    await expect(phone).rejects.toMatchObject({ code: 'validation_failed', details: [{ path: 'stores.0.primaryContact', message: expect.stringContaining('phone') }] });
+    expect((await world.hosted('GET', '/Stores/3001')).body.data.primaryContact).toEqual(contact);
   }); // prettier-ignore
 
   it('changes only the system message, at most 25 characters, and nothing on a refusal', async () => {
@@ -187,6 +228,10 @@ describe('zones, credentials and order types', () => {
     const asap = await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Delivery/EstimatedTime`);
     expect(Date.parse(asap.body.data.estimatedTime)).toBeGreaterThanOrEqual(Date.now() + 44 * 60_000);
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone/EstimatedTime`)).status).toBe(404);
-    expect((await world.hosted('GET', `${path}?desiredDueTime=tomorrow`)).status).toBe(400);
+    // As an order's deferDue: with its offset (a wall clock alone names no instant), 2000 to 2099.
+    for (const [sent, why] of [['tomorrow', 'with its offset'], ['2030-12-03T18:30:00', 'with its offset'], ['2100-01-01T00:00:00Z', 'from 2000 to 2099']]) {
+      const res = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent(sent!)}`);
+      expect([sent, res.status, res.body.messagesDetails[1]]).toEqual([sent, 400, { id: 'querystring.desiredDueTime', message: expect.stringContaining(why!), messageType: 'ERROR' }]);
+    }
   }); // prettier-ignore
 });

@@ -197,7 +197,7 @@ rejected order included) and places nothing. ${STORE}`,
     },
     422: {
       description:
-        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, `payment_exceeds_balance`, `capture_exceeds_authorization` or `transaction_type_not_accepted`: a card payment in `creditCardPayments` is refused as `ApplyCreditCardPayment` would refuse it, or `idempotency_key_reused`: the `Idempotency-Key` named another request (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
+        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, `payment_exceeds_balance`, `capture_amount_zero`, `capture_exceeds_authorization` or `transaction_type_not_accepted`: a card payment in `creditCardPayments` is refused as `ApplyCreditCardPayment` would refuse it, or `idempotency_key_reused`: the `Idempotency-Key` named another request (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
       schema: hostedAnswer(HostedOrder.nullable()),
       headers: REPLAYED_HEADER,
       example: {
@@ -376,7 +376,8 @@ export const applyCreditCardPayment = defineOperation({
 (brand, last 4 digits, expiry) one payment of the order: its \`amount\` counts in \`paymentTotal\`, its \`tip\` in
 \`tipTotal\`; a second one with the card is 409 \`card_already_applied\`, and one that would take \`paymentTotal\` past
 \`total\` is 422 \`payment_exceeds_balance\`. A \`FULL_CAPTURE\` or \`PARTIAL_CAPTURE\` completes the card's authorization
-(or points reservation): its amount (at most the authorized one, else 422 \`capture_exceeds_authorization\`) and tip replace
+(or points reservation): its amount (1 cent up to the authorized one, else 422 \`capture_amount_zero\` or
+\`capture_exceeds_authorization\`) and tip replace
 the authorized ones in the same payment; with no uncaptured authorization of the card it is 409
 \`capture_without_authorization\`. Voids, reversals, refunds and releases are 422 \`transaction_type_not_accepted\`. A
 \`FAILURE\`, or a success of 0 cents and no tip (a card check), is recorded and pays nothing. A cancelled or rejected order
@@ -432,6 +433,7 @@ ${STORE}`,
     'card_already_applied',
     'payment_exceeds_balance',
     'capture_without_authorization',
+    'capture_amount_zero',
     'capture_exceeds_authorization',
     'transaction_type_not_accepted',
     'conflict',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import {
   CompanyId,
+  DueTime,
   HOSTED_BODY_ERRORS,
   HOSTED_ERRORS,
   IdempotencyHeaders,
@@ -16,6 +17,7 @@ import {
 } from '../../hosted.ts';
 import { DEMO_COMPANY, DEMO_COMPANY_ID, DEMO_STORE_ID } from '../hr-menu/demo.ts';
 import { OperationPeriod } from '../hr-menu/menu.ts';
+import { describedAs } from '../../openapi/described-as.ts';
 
 /**
  * The Store API (restaurant-apis.md section 7): store search by radius, a store, its service types,
@@ -424,6 +426,14 @@ Any other field is 400 \`validation_failed\` and nothing changes. ${WHO}`,
   errors: HOSTED_BODY_ERRORS,
 });
 
+/** `true` or `false` in either case, as .NET's bool binding reads it (and writes `True`); documented as the boolean. */
+const BooleanParam = z
+  .string()
+  .regex(/^(true|false)$/i, 'must be true or false')
+  .transform((v) => v.toLowerCase() === 'true')
+  .default(false);
+describedAs.set(BooleanParam, z.boolean().default(false));
+
 export const DistanceUnit = z.enum(['mi', 'km']).meta({ id: 'DistanceUnit' });
 
 export const DeliveryMetric = z
@@ -471,7 +481,8 @@ export const getDeliveryMetrics = defineOperation({
 whether the store delivers there, the straight distance, the driving distance when \`includeDrivingDistance=true\` and a
 route service is configured (else null, with a WARNING), and the delivery fee in cents. In a zone that does not deliver
 (it wins over the zones it overlaps) the answer is not deliverable with a fee of 0, as outside every zone, the zone named. \`distanceUOM\` is \`mi\` (default)
-or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${WHO}`,
+or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`; a store with no latitude and longitude
+is 422 \`store_not_located\`. ${WHO}`,
   request: {
     params: storeParams,
     query: z.object({
@@ -480,10 +491,7 @@ or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${
       city: z.string().min(1).max(25),
       state: z.string().min(2).max(2),
       postalCode: z.string().min(1).max(10),
-      includeDrivingDistance: z
-        .enum(['true', 'false'])
-        .transform((v) => v === 'true')
-        .default(false),
+      includeDrivingDistance: BooleanParam,
       distanceUOM: DistanceUnit.default('mi'),
     }),
     example: {
@@ -512,7 +520,7 @@ or \`km\`. An address the geocoder cannot place is 422 \`address_not_found\`. ${
       }),
     },
   },
-  errors: [...HOSTED_ERRORS, 'address_not_found', 'geo_service_unavailable'],
+  errors: [...HOSTED_ERRORS, 'address_not_found', 'store_not_located', 'geo_service_unavailable'],
 });
 
 export const EstimatedTime = z
@@ -540,7 +548,7 @@ the desired time and now plus the order type's \`estimatedTime\` minutes. When t
 (\`adjusted: true\`); a type with no periods is always open. ${WHO}`,
   request: {
     params: orderTypeParams,
-    query: z.object({ desiredDueTime: z.iso.datetime({ offset: true }).optional() }),
+    query: z.object({ desiredDueTime: DueTime.optional() }),
     example: { id: String(DEMO_STORE_ID), orderType: 'Pickup', desiredDueTime: '2026-12-01T18:30:00-05:00' },
   },
   responses: {
