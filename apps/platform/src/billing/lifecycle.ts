@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { lifecycleEvents } from '../db/schema/index.ts';
@@ -26,5 +27,7 @@ export interface LifecycleEvent {
 }
 
 export async function recordLifecycle(tx: DbOrTx, e: LifecycleEvent): Promise<void> {
-  await tx.insert(lifecycleEvents).values({ id: newId('lce'), ...e, at: e.at ?? new Date() });
+  // The database's clock at the moment of the insert (not the transaction's start, not a process's
+  // clock): events of transactions serialised by a row lock then sort in the order they happened.
+  await tx.insert(lifecycleEvents).values({ id: newId('lce'), ...e, at: e.at ?? sql`clock_timestamp()` });
 }

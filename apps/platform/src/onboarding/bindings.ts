@@ -60,6 +60,13 @@ export async function moveBindings(
     })
     .where(and(where, inArray(locationBindings.status, statesLeadingTo(BINDING_STATES, to))))
     .returning();
+  // Locations first: their row locks order this transaction's billing events after those of a
+  // concurrent one that moved another binding of the same location (recorded before the lock, an
+  // activation could precede that one's deactivation while this binding keeps the location active).
+  await syncLocations(
+    tx,
+    moved.map((b) => b.locationId),
+  );
   if (to === 'APPROVED') {
     for (const b of moved) {
       await recordLifecycle(tx, {
@@ -73,10 +80,6 @@ export async function moveBindings(
       await planPublish(tx, { location_id: b.locationId, cause: 'binding', binding_id: b.id });
     }
   }
-  await syncLocations(
-    tx,
-    moved.map((b) => b.locationId),
-  );
   return moved;
 }
 
