@@ -104,6 +104,13 @@ function merged(ranges: [number, number][]): [number, number][] {
   return out;
 }
 
+/** Whether the catalog has an object on sale at a location: its `is_active`, unless that location's override says off. */
+export function activeAt(o: Priced, posLocationId: string): boolean {
+  return (
+    isActive(o) && o.location_overrides?.find((l) => l.location_id === posLocationId)?.is_active !== false
+  );
+}
+
 interface Priced {
   price_amount?: number | undefined;
   price_currency?: string | undefined;
@@ -308,7 +315,7 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
 
   const locationOverride = (o: Priced) =>
     o.location_overrides?.find((l) => l.location_id === target.posLocationId);
-  const active = (o: Priced) => isActive(o) && locationOverride(o)?.is_active !== false;
+  const active = (o: Priced) => activeAt(o, target.posLocationId);
   /** Its own price on the DSP: its platform's override, else the location's, else the catalog's. */
   const ownPrice = (o: Priced) => {
     const dsp = target.platform
