@@ -200,3 +200,75 @@ describe('an object turned off by an object update', () => {
     expect((await order()).failure_reason).not.toBe('items_unavailable');
   }); // prettier-ignore
 });
+
+describe('a modifier group or category turned off or on', () => {
+  const update = (object_type: string, object_id: string, is_active: boolean) =>
+    postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: { location_id: w.posLocation, object_id, object_type, object_update: { is_active } },
+    });
+  /** The publication an update makes: its file as the DSP downloads it. */
+  const republished = async (object_type: string, object_id: string, is_active: boolean) => {
+    const [events, sent] = [posEvents().length, dspEvents().length];
+    expect((await update(object_type, object_id, is_active)).status).toBe(204);
+    await waitFor(() => posEvents()[events], 20_000, 'the publication');
+    expect(posEvents()[events]!.type).toBe('menu.publish_success');
+    const publish = dspEvents()
+      .slice(sent)
+      .find((e) => e.type === 'location.publish') as { download_url: string };
+    return JSON.stringify((await call('GET', publish.download_url)).body);
+  };
+  const group = () => streamIdOf(w.locationId, 'modifier_group', 'grp-extras');
+  const order = async () => {
+    const modifier = {
+      id: streamIdOf(w.locationId, 'modifier', 'mod-cheese'),
+      modifier_group_id: group(),
+      name: 'Cheese',
+      quantity: 1,
+      price: 75,
+      currency: 'usd',
+    };
+    const item = {
+      id: streamIdOf(w.locationId, 'item', 'itm-carnitas-3'),
+      name: 'Three tacos',
+      quantity: 1,
+      price: 1250,
+      currency: 'usd',
+      modifiers: [modifier],
+    };
+    return (await postDsp(w, newOrder(w, { items: [item], subtotal: 1325 }))).body as {
+      failure_reason?: string;
+    };
+  };
+
+  it('publishes the menu again without a modifier group turned off, refuses orders naming it, and with it once on', async () => {
+    const off = await republished('modifier_group', 'grp-extras', false);
+    expect(off).not.toContain(group());
+    expect(off).toContain(streamIdOf(w.locationId, 'modifier_group', 'grp-salsa'));
+    expect(await order()).toMatchObject({ status: 'failed', failure_reason: 'items_unavailable' });
+    expect(await republished('modifier_group', 'grp-extras', true)).toContain(group());
+    expect((await order()).failure_reason).not.toBe('items_unavailable');
+  }); // prettier-ignore
+
+  it('publishes a category turned off, and sends no store a menu the update does not change', async () => {
+    expect(await republished('category', 'cat-drinks', false)).not.toContain(streamIdOf(w.locationId, 'category', 'cat-drinks'));
+    const publishes = async () =>
+      rowsOf<{ status: string }>(await w.platform.app.ctx.db.execute(sql`select status from jobs where kind = 'menus.publish'`));
+    const [before, events, sent] = [(await publishes()).length, posEvents().length, dspEvents().length];
+    // The brunch menu is not served at this location: turning its category on changes no file.
+    expect((await update('category', 'cat-brunch', true)).status).toBe(204);
+    await waitFor(async () => {
+      const jobs = await publishes();
+      return jobs.length > before && jobs.every((j) => j.status === 'succeeded') ? jobs : undefined;
+    }, 20_000, 'the publish planned for it');
+    expect(dspEvents().length).toBe(sent);
+    expect(posEvents().length).toBe(events);
+    expect(await republished('category', 'cat-drinks', true)).toContain(streamIdOf(w.locationId, 'category', 'cat-drinks'));
+  }); // prettier-ignore
+
+  it('answers 400 naming the kinds it takes for any other', async () => {
+    const res = await update('menu', 'menu-lunch', false);
+    expect([res.status, res.body.error?.code]).toEqual([400, 'validation_failed']);
+    expect(res.body.error?.message).toBe('object_type must be one of category, item_family, item, modifier_group, modifier.');
+  }); // prettier-ignore
+});

@@ -12,11 +12,13 @@ import { activeAt, familyVariation, streamIdOf } from './build.ts';
 import type { Catalog } from './catalog.ts';
 import { catalogOf, type CatalogRow } from './catalogs.ts';
 import { objectsOf } from './diff.ts';
-import { planCatalogPull, recordMenuFailure, storesOf, type Binding } from './publish.ts';
+import { planCatalogPull, planStorePublish, recordMenuFailure, storesOf, type Binding } from './publish.ts';
 
 /**
- * `location.catalog.object.updated`: one item family, item or modifier turned on or off, relayed to
- * every bound DSP store as `location.update` by stream_id, without republishing the menu. New orders naming a turned-off object fail
+ * `location.catalog.object.updated`: one catalog object turned on or off. An item family, item or
+ * modifier is relayed to every bound DSP store as `location.update` by stream_id, without
+ * republishing the menu; a category or modifier group, which `location.update` cannot name, is
+ * published again to the stores whose menu it changes. New orders naming a turned-off object fail
  * `items_unavailable`. An object no published menu holds is picked up by a catalog pull instead. A
  * store that cannot take the update is told nothing and the POS hears why: UPDATE_ON_UNPUBLISHED
  * when the store has no published menu yet, OUTDATED_HEAD when the store's latest menu no longer
@@ -24,10 +26,12 @@ import { planCatalogPull, recordMenuFailure, storesOf, type Binding } from './pu
  * publications (`standingUpdates`).
  */
 
-/** Where each kind goes in `object_updates`, and the catalog kind its stream_id is made of. */
+/** Where each kind goes in `object_updates` (none: only a publication shows it), and its stream_id's kind. */
 const LISTS = {
+  category: { list: null, kind: 'category' },
   item_family: { list: 'items', kind: 'item_family' },
   item: { list: 'variations', kind: 'item' },
+  modifier_group: { list: null, kind: 'modifier_group' },
   modifier: { list: 'modifiers', kind: 'modifier' },
 } as const;
 type ObjectType = keyof typeof LISTS;
@@ -83,6 +87,10 @@ export async function applyObjectUpdate(
         'UPDATE_ON_UNPUBLISHED',
         `Store ${binding.dspProviderId} has no published menu yet; ${object.object_id} will be as the catalog says once its menu is published.`,
       );
+    } else if (!objectUpdates) {
+      // A category or group: the store's menu built again if it shows the object, or may show it
+      // now (one turned off in the catalog is in no file); a menu it does not change is not sent.
+      if (head.holds || isActive) await planStorePublish(tx, binding, 'object.updated');
     } else if (!known) {
       continue;
     } else if (!head.holds) {
@@ -201,7 +209,8 @@ export async function catalogAsSaid(db: DbOrTx, location: OrgLocation, row: Cata
  * After a store took a publication: the standing updates its file shows otherwise (one the POS sent
  * after the file was built: a publication can wait for a DSP that is down, an update does not) are
  * applied to the stored file (a DSP may download it later) and told to the store, as one
- * `location.update` sent after the publication.
+ * `location.update` sent after the publication. (Categories and modifier groups have no place in a
+ * `location.update`: a publication carries them, `applyObjectUpdate` plans one.)
  */
 export async function replayLaterUpdates(
   tx: DbOrTx,
@@ -214,6 +223,7 @@ export async function replayLaterUpdates(
   const states = new Map<string, { list: List; isActive: boolean }>();
   for (const { type, objectId, isActive } of updates) {
     const { list } = LISTS[type];
+    if (!list) continue;
     const { own, variation } = streamIdsOf(store.location.id, type, objectId);
     for (const [streamId, as] of [
       [own, list],

@@ -27,6 +27,7 @@ import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
 import { MENU_LIMITS, resolve, toV1, toV2, type MenuTarget, type Rejection, type Resolved } from './build.ts';
 import { latestCatalog, pullCatalog, type CatalogRow } from './catalogs.ts';
+import { diffMenus } from './diff.ts';
 import { menuFileUrl } from './files.ts';
 import { catalogAsSaid, replayLaterUpdates } from './object-updates.ts';
 import type { Catalog } from './catalog.ts';
@@ -294,7 +295,8 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
  * `failed` at once when a local check refuses it, else `publishing` with its file. A publication in
  * flight built from an older catalog is not continued: the DSP never took it, so it ends `failed`
  * with what it met so far and the newer catalog is published instead (never lost). The catalog is
- * read with the object updates that stand over it (`catalogAsSaid`).
+ * read with the object updates that stand over it (`catalogAsSaid`). A publish for a category or
+ * modifier group update (`object.updated`) whose file is the store's last published one is none.
  */
 async function startPublication(
   db: DbOrTx,
@@ -330,6 +332,11 @@ async function startPublication(
     file: fileOf(resolved, target.form),
     cause,
   };
+  if (cause === 'object.updated' && !rejection) {
+    const last = await lastPublished(db, store.binding.id);
+    const diff = last?.file && last.form === target.form ? diffMenus(last.file, row.file) : undefined;
+    if (diff && diff.added.length + diff.removed.length + diff.changed.length === 0) return undefined;
+  }
   if (rejection) {
     await db.insert(menuPublications).values({ ...row, status: 'publishing' });
     await finishPublication(db, id, 'failed', rejection.code, reasonOf(rejection));
