@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { MenuFailureCode } from '@stream/contracts/apis/become-a-pos/menu-events';
 import type { CatalogObjects } from '@stream/contracts/apis/become-a-pos/catalog';
 import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/menu-file';
@@ -12,7 +12,14 @@ import { activeAt, familyVariation, streamIdOf } from './build.ts';
 import type { Catalog } from './catalog.ts';
 import { catalogOf, type CatalogRow } from './catalogs.ts';
 import { objectsOf } from './diff.ts';
-import { planCatalogPull, planStorePublish, recordMenuFailure, storesOf, type Binding } from './publish.ts';
+import {
+  isHead,
+  planCatalogPull,
+  planStorePublish,
+  recordMenuFailure,
+  storesOf,
+  type Binding,
+} from './publish.ts';
 
 /**
  * `location.catalog.object.updated`: one catalog object turned on or off. An item family, item or
@@ -267,8 +274,6 @@ async function headOf(tx: DbOrTx, bindingId: string, streamId: string) {
       holds: sql<boolean>`jsonb_path_exists(${menuPublications.file}, '$.**.stream_id ? (@ == $id)', ${JSON.stringify({ id: streamId })}::jsonb)`,
     })
     .from(menuPublications)
-    .where(and(eq(menuPublications.bindingId, bindingId), eq(menuPublications.status, 'published')))
-    .orderBy(desc(menuPublications.createdAt))
-    .limit(1);
+    .where(isHead(bindingId));
   return head;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEFAULT_PREP_TIME_MINUTES } from '@stream/contracts';
 import { dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
@@ -27,7 +27,6 @@ import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
 import { MENU_LIMITS, resolve, toV1, toV2, type MenuTarget, type Rejection, type Resolved } from './build.ts';
 import { latestCatalog, pullCatalog, type CatalogRow } from './catalogs.ts';
-import { diffMenus } from './diff.ts';
 import { menuFileUrl } from './files.ts';
 import { catalogAsSaid, replayLaterUpdates } from './object-updates.ts';
 import type { Catalog } from './catalog.ts';
@@ -154,7 +153,12 @@ export const menuIngest = defineJobKind<z.infer<typeof IngestPayload>, void>({
     for (const { binding } of await storesOf(ctx.db, location.id, job.payload.binding_id)) {
       if (
         job.payload.cause === 'object.updated' &&
-        (await lastPublished(ctx.db, binding.id))?.catalogId === catalog.id
+        (
+          await ctx.db
+            .select({ id: menuPublications.id })
+            .from(menuPublications)
+            .where(and(isHead(binding.id), eq(menuPublications.catalogId, catalog.id)))
+        ).length > 0
       )
         continue;
       await planStorePublish(ctx.db, binding, job.payload.cause);
@@ -333,9 +337,14 @@ async function startPublication(
     cause,
   };
   if (cause === 'object.updated' && !rejection) {
-    const last = await lastPublished(db, store.binding.id);
-    const diff = last?.file && last.form === target.form ? diffMenus(last.file, row.file) : undefined;
-    if (diff && diff.added.length + diff.removed.length + diff.changed.length === 0) return undefined;
+    // Compared in SQL (jsonb equality ignores key order), so the head's file is not read out.
+    const [same] = await db
+      .select({ id: menuPublications.id })
+      .from(menuPublications)
+      .where(
+        and(isHead(store.binding.id), sql`${menuPublications.file} = ${JSON.stringify(row.file)}::jsonb`),
+      );
+    if (same) return undefined;
   }
   if (rejection) {
     await db.insert(menuPublications).values({ ...row, status: 'publishing' });
@@ -437,14 +446,20 @@ async function finishPublication(
   });
 }
 
-/** The last publication that reached the store (what a dry run diffs against). */
+/**
+ * Where a publication is the store's head, the last one that reached it: a caller that needs only its
+ * catalog, or one question about its file answered in SQL, selects that and does not load the file.
+ */
+export const isHead = (bindingId: string) =>
+  eq(
+    menuPublications.id,
+    sql`(select id from menu_publications where binding_id = ${bindingId} and status = 'published'
+      order by created_at desc limit 1)`,
+  );
+
+/** The store's head, whole (what a dry run diffs against). */
 export async function lastPublished(db: DbOrTx, bindingId: string): Promise<Publication | undefined> {
-  const [row] = await db
-    .select()
-    .from(menuPublications)
-    .where(and(eq(menuPublications.bindingId, bindingId), eq(menuPublications.status, 'published')))
-    .orderBy(desc(menuPublications.createdAt))
-    .limit(1);
+  const [row] = await db.select().from(menuPublications).where(isHead(bindingId));
   return row;
 }
 
