@@ -135,42 +135,65 @@ function objectUpdatesOf(states: Map<string, { list: List; isActive: boolean }>)
 }
 
 /**
- * The object updates that still stand over `catalog`: per object the POS's last update, unless a
- * catalog version since the one it was applied over (the location's latest when it arrived) says
- * otherwise about that object's availability. The newest statement from the POS wins: an item turned
- * off stays off through any publication of a catalog that did not itself change its availability,
- * until the POS turns it on (an update) or a catalog it pushes changes it there. An update that
- * arrived before any catalog, or about an object its catalog did not hold, gives way to the catalog.
+ * The state of each object the POS sent an update for, over `row` (its `catalog`): the newest
+ * statement from the POS wins. Per object its last update stands through any publication of a
+ * catalog that did not itself change that object's availability: until another update, or a catalog
+ * version since the one the update arrived over (the location's latest then) gives the object
+ * another availability, which then stands. An update that arrived before any catalog, or about an
+ * object its catalog did not hold, gives way to the catalog. Only an update that says otherwise than
+ * `catalog` needs the catalog's history (usually the few objects turned off), read object by object
+ * in SQL rather than whole catalogs.
  */
 export async function standingUpdates(
   db: DbOrTx,
   location: OrgLocation,
-  catalog: CatalogRow,
+  row: CatalogRow,
+  catalog: Catalog,
 ): Promise<StandingUpdate[]> {
   const object = sql.raw(`e.body->'object'`);
-  const rows = rowsOf<{ type: string; objectId: string; isActive: boolean; since: unknown[] | null }>(
+  const latest = rowsOf<{ type: string; objectId: string; isActive: boolean; at: string }>(
     await db.execute(sql`
       select distinct on (${object}->>'object_type', ${object}->>'object_id')
         ${object}->>'object_type' as "type", ${object}->>'object_id' as "objectId",
-        (${object}->'object_update'->>'is_active')::boolean as "isActive",
-        (select jsonb_agg(jsonb_path_query_first(c.catalog -> (${object}->>'object_type'),
-             '$[*] ? (@.provider_id == $id)', jsonb_build_object('id', ${object}->>'object_id')) order by c.version)
-           from catalogs c
-           where c.location_id = e.location_id
-             and c.version between least(u.version, ${catalog.version}::int) and ${catalog.version}::int) as "since"
+        (${object}->'object_update'->>'is_active')::boolean as "isActive", e.created_at as "at"
       from webhook_events e
-      left join lateral (select max(b.version) as version from catalogs b
-        where b.location_id = e.location_id and b.created_at <= e.created_at) u on true
       where e.partner_id = ${location.sourcePartnerId} and e.location_id = ${location.id}
         and e.type = 'location.catalog.object.updated'
       order by ${object}->>'object_type', ${object}->>'object_id', e.created_at desc, e.id desc`),
   );
-  const at = (o: unknown) => (o ? activeAt(o as Parameters<typeof activeAt>[0], location.providerId) : null);
-  return rows.flatMap(({ type, objectId, isActive, since }) => {
-    if (!Object.hasOwn(LISTS, type) || !since?.[0]) return [];
-    const before = at(since[0]);
-    return since.every((o) => at(o) === before) ? [{ type: type as ObjectType, objectId, isActive }] : [];
-  });
+  const at = (o: unknown) => activeAt(o as Parameters<typeof activeAt>[0], location.providerId);
+  const states: StandingUpdate[] = [];
+  const questioned: typeof latest = [];
+  for (const u of latest) {
+    if (!Object.hasOwn(LISTS, u.type)) continue;
+    const o = catalog[u.type as ObjectType].get(u.objectId);
+    if (!o) continue;
+    if (at(o) === u.isActive)
+      states.push({ type: u.type as ObjectType, objectId: u.objectId, isActive: u.isActive });
+    else questioned.push(u);
+  }
+  if (questioned.length === 0) return states;
+  // Each questioned object as every catalog version from the one its update arrived over to `row` has it.
+  const history = rowsOf<{ type: ObjectType; objectId: string; isActive: boolean; since: unknown[] | null }>(
+    await db.execute(sql`
+      select q.type as "type", q.object_id as "objectId", q.is_active as "isActive",
+        (select jsonb_agg(jsonb_path_query_first(c.catalog -> q.type, '$[*] ? (@.provider_id == $id)',
+             jsonb_build_object('id', q.object_id)) order by c.version)
+           from catalogs c
+           where c.location_id = ${location.id}
+             and c.version between least(u.version, ${row.version}::int) and ${row.version}::int) as "since"
+      from jsonb_to_recordset(${JSON.stringify(questioned.map((u) => ({ type: u.type, object_id: u.objectId, is_active: u.isActive, at: u.at })))}::jsonb)
+        as q(type text, object_id text, is_active boolean, at timestamptz)
+      left join lateral (select max(b.version) as version from catalogs b
+        where b.location_id = ${location.id} and b.created_at <= q.at) u on true`),
+  );
+  for (const { type, objectId, isActive, since } of history) {
+    const first = since?.[0];
+    // The catalog spoke since: its state, the catalog's own, stands.
+    const stands = !!first && since.every((o) => !!o && at(o) === at(first));
+    states.push({ type, objectId, isActive: stands ? isActive : !isActive });
+  }
+  return states;
 }
 
 export interface StandingUpdate {
@@ -179,7 +202,7 @@ export interface StandingUpdate {
   isActive: boolean;
 }
 
-/** The catalog as the POS last said it: `catalog` with each standing update's availability. */
+/** The catalog as the POS last said it: `catalog` with each updated object's state. */
 export function withUpdates(
   catalog: Catalog,
   updates: readonly StandingUpdate[],
@@ -208,8 +231,9 @@ export function withUpdates(
 
 /** The catalog a publication is built from: `row` with the updates that stand over it (and those). */
 export async function catalogAsSaid(db: DbOrTx, location: OrgLocation, row: CatalogRow) {
-  const updates = await standingUpdates(db, location, row);
-  return { catalog: withUpdates(catalogOf(row), updates, location.providerId), updates };
+  const catalog = catalogOf(row);
+  const updates = await standingUpdates(db, location, row, catalog);
+  return { catalog: withUpdates(catalog, updates, location.providerId), updates };
 }
 
 /**
