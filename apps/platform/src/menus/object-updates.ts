@@ -189,7 +189,7 @@ export async function standingUpdates(
   );
   for (const { type, objectId, isActive, since } of history) {
     const first = since?.[0];
-    // The catalog spoke since: its state, the catalog's own, stands.
+    // Unless a catalog spoke since: then its state (the opposite of the update's) stands.
     const stands = !!first && since.every((o) => !!o && at(o) === at(first));
     states.push({ type, objectId, isActive: stands ? isActive : !isActive });
   }
