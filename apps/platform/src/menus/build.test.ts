@@ -284,3 +284,55 @@ describe('a category with nothing to order', () => {
     expect(toV2(r)).toEqual(toV2(build(DEMO_CATALOG)));
   }); // prettier-ignore
 });
+
+describe('holiday hours past midnight', () => {
+  /** The file's holidays for a menu with `holidays`, and the catalog's problems. */
+  const holidays = (list: NonNullable<PosCatalog['menu']>[number]['holidays']) => {
+    const raw = structuredClone(DEMO_CATALOG);
+    raw.menu = [{ ...raw.menu![0]!, holidays: list }];
+    const { catalog, problems } = normalizeCatalog(raw);
+    const file = toV1(resolve(catalog, target));
+    expect(MenuFileV1.safeParse(file).error?.issues).toBeUndefined();
+    return { file: file.holidays, problems: problems.filter((p) => p.field?.startsWith('holidays')) };
+  };
+
+  it('gives the part after midnight to the next date, split as a week is', () => {
+    const { file, problems } = holidays([
+      { date: '12-24', name: 'Christmas Eve', hours: ['10:00-14:00', '22:00-02:00'] },
+      { date: '12-25', name: 'Christmas' },
+      { date: '12-31', hours: ['20:00-01:30'], recurring_yearly: false, specific_years: [2026] },
+      { date: '01-01', hours: ['12:00-18:00'], recurring_yearly: false, specific_years: [2027] },
+    ]);
+    expect(problems).toEqual([]);
+    expect(file).toEqual([
+      { date: '12-24', name: 'Christmas Eve', hours: ['10:00-14:00', '22:00-24:00'], recurring_yearly: true },
+      // Closed all day, but for the night before.
+      { date: '12-25', name: 'Christmas', hours: ['00:00-02:00'], recurring_yearly: true },
+      { date: '12-31', hours: ['20:00-24:00'], recurring_yearly: false, specific_years: [2026] },
+      {
+        date: '01-01',
+        hours: ['00:00-01:30', '12:00-18:00'],
+        recurring_yearly: false,
+        specific_years: [2027],
+      },
+    ]);
+  });
+
+  it('closes at midnight, with a warning, when the next date is no holiday (it keeps its regular hours)', () => {
+    const { file, problems } = holidays([
+      { date: '07-04', hours: ['18:00-01:00'] },
+      { date: '12-31', hours: ['20:00-01:30'], recurring_yearly: false, specific_years: [2026] },
+      { date: '01-01', hours: ['12:00-18:00'], recurring_yearly: false, specific_years: [2026] },
+    ]);
+    expect(file.map((h) => [h.date, h.hours])).toEqual([
+      ['07-04', ['18:00-24:00']],
+      ['12-31', ['20:00-24:00']],
+      ['01-01', ['12:00-18:00']],
+    ]);
+    expect(problems.map((p) => [p.severity, p.field])).toEqual([
+      ['warning', 'holidays[0].hours[0]'],
+      ['warning', 'holidays[1].hours[0]'],
+    ]);
+    expect(problems[0]!.message).toMatch(/closes at 24:00/);
+  });
+});

@@ -5,12 +5,13 @@ import type {
   MenuModifierGroupV1,
 } from '@stream/contracts/apis/become-a-dsp/menu-file';
 import type {
+  CatalogHoliday,
   CatalogKind,
   CatalogObjects,
   CatalogSchedule,
 } from '@stream/contracts/apis/become-a-pos/catalog';
 import type { MenuFailureCode } from '@stream/contracts/apis/become-a-pos/menu-events';
-import { isActive, itemsByFamily, type Catalog } from './catalog.ts';
+import { isActive, itemsByFamily, nextHoliday, recursYearly, type Catalog } from './catalog.ts';
 
 /**
  * A POS location's catalog -> one DSP store's menu file, v1 (nested) or v2 (flat), as pure functions,
@@ -81,18 +82,54 @@ export function weekOf(schedule: CatalogSchedule | undefined, closeMinutes = 0):
   const days = DAYS.map((): [number, number][] => []);
   DAYS.forEach((day, i) => {
     for (const range of schedule?.[day] ?? []) {
-      const [from, to] = range.split('-').map(minutesOf) as [number, number];
-      const end = (to <= from ? to + DAY : to) - closeMinutes;
-      if (end <= from) continue;
-      days[i]!.push([from, Math.min(end, DAY)]);
-      if (end > DAY) days[(i + 1) % 7]!.push([0, end - DAY]);
+      const [today, tomorrow] = splitAtMidnight(range, closeMinutes);
+      if (today) days[i]!.push(today);
+      if (tomorrow) days[(i + 1) % 7]!.push(tomorrow);
     }
   });
-  return Object.fromEntries(
-    DAYS.map((day, i) => [day, merged(days[i]!).map(([a, b]) => `${hhmmOf(a)}-${hhmmOf(b)}`)]),
-  ) as Schedule;
+  return Object.fromEntries(DAYS.map((day, i) => [day, rangesOf(days[i]!)])) as Schedule;
 }
 const DAY = 24 * 60;
+
+/**
+ * A range as minutes within its day, and its part past midnight (`22:00-02:00`: 22:00-24:00, then
+ * 00:00-02:00 the next day), each absent if empty; `closeMinutes` off its end.
+ */
+function splitAtMidnight(range: string, closeMinutes = 0) {
+  const [from, to] = range.split('-').map(minutesOf) as [number, number];
+  const end = (to <= from ? to + DAY : to) - closeMinutes;
+  const today: [number, number] | undefined = end > from ? [from, Math.min(end, DAY)] : undefined;
+  const tomorrow: [number, number] | undefined = end > DAY ? [0, end - DAY] : undefined;
+  return [today, tomorrow] as const;
+}
+
+/** A day's ranges as the file writes them: in order, overlapping ones merged. */
+const rangesOf = (ranges: [number, number][]) => merged(ranges).map(([a, b]) => `${hhmmOf(a)}-${hhmmOf(b)}`);
+
+/**
+ * A menu's holidays as the file shows them: hours past midnight split as a week's are, the part
+ * after midnight given to the next date when it is a holiday too (`nextHoliday`; else it keeps its
+ * regular hours, and the catalog's problems say the holiday closes at midnight).
+ */
+export function holidaysOf(holidays: readonly CatalogHoliday[]): MenuFileV1['holidays'] {
+  const hours = new Map(holidays.map((h) => [h, [] as [number, number][]]));
+  for (const h of holidays)
+    for (const range of h.hours ?? []) {
+      const [today, tomorrow] = splitAtMidnight(range);
+      if (today) hours.get(h)!.push(today);
+      const next = tomorrow && nextHoliday(holidays, h);
+      if (next) hours.get(next)!.push(tomorrow);
+    }
+  return holidays.map((h) => {
+    const open = hours.get(h)!;
+    return {
+      ...h,
+      recurring_yearly: recursYearly(h),
+      // No hours: closed all day, unless the night before runs into it.
+      ...(h.hours || open.length > 0 ? { hours: rangesOf(open) } : {}),
+    };
+  });
+}
 
 function merged(ranges: [number, number][]): [number, number][] {
   const out: [number, number][] = [];
@@ -102,6 +139,13 @@ function merged(ranges: [number, number][]): [number, number][] {
     else out.push([a, b]);
   }
   return out;
+}
+
+/** Whether the catalog has an object on sale at a location: its `is_active`, unless that location's override says off. */
+export function activeAt(o: Priced, posLocationId: string): boolean {
+  return (
+    isActive(o) && o.location_overrides?.find((l) => l.location_id === posLocationId)?.is_active !== false
+  );
 }
 
 interface Priced {
@@ -308,7 +352,7 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
 
   const locationOverride = (o: Priced) =>
     o.location_overrides?.find((l) => l.location_id === target.posLocationId);
-  const active = (o: Priced) => isActive(o) && locationOverride(o)?.is_active !== false;
+  const active = (o: Priced) => activeAt(o, target.posLocationId);
   /** Its own price on the DSP: its platform's override, else the location's, else the catalog's. */
   const ownPrice = (o: Priced) => {
     const dsp = target.platform
@@ -600,9 +644,7 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     };
     out.menus.push(resolved);
     objects.push(resolved);
-    for (const h of menu.holidays ?? []) {
-      const recurring = h.recurring_yearly ?? !h.specific_years;
-      const holiday = { ...h, recurring_yearly: recurring };
+    for (const holiday of holidaysOf(menu.holidays ?? [])) {
       if (!out.holidays.some((o) => JSON.stringify(o) === JSON.stringify(holiday)))
         out.holidays.push(holiday);
     }

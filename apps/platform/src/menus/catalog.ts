@@ -53,6 +53,28 @@ export function validDate(date: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= MONTH_DAYS[month - 1]!;
 }
 
+/** Whether a holiday comes back every year: `recurring_yearly`, else unless it names `specific_years`. */
+export const recursYearly = (h: CatalogHoliday) => h.recurring_yearly ?? !h.specific_years;
+
+/**
+ * The holiday among `holidays` that the night of `h` runs into (hours past midnight belong to the
+ * next date): the next date's, held in the same years (a recurring one, or one naming each of `h`'s
+ * years, the next ones after 31 December). Undefined if that date is no holiday: it keeps its regular hours.
+ */
+export function nextHoliday<H extends CatalogHoliday>(holidays: readonly H[], h: H): H | undefined {
+  const years = recursYearly(h) ? [] : (h.specific_years ?? []);
+  // The day after, in the holiday's (first) year; one that recurs: in a year without 29 February.
+  const [month, day] = h.date.split('-').map(Number) as [number, number];
+  const next = new Date(Date.UTC(years[0] ?? 2001, month - 1, day + 1));
+  const date = `${String(next.getUTCMonth() + 1).padStart(2, '0')}-${String(next.getUTCDate()).padStart(2, '0')}`;
+  const shift = date === '01-01' ? 1 : 0;
+  return holidays.find(
+    (n) =>
+      n.date === date &&
+      (recursYearly(n) || (years.length > 0 && years.every((y) => n.specific_years?.includes(y + shift)))),
+  );
+}
+
 export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: CatalogProblem[] } {
   const problems: CatalogProblem[] = [];
   const catalog = Object.fromEntries(KINDS.map((k) => [k, new Map()])) as Catalog;
@@ -303,19 +325,39 @@ function cleanSchedule(
   ) as CatalogSchedule;
 }
 
+/**
+ * Holidays with a valid date and valid ranges. A range past midnight (`22:00-02:00`) is kept: the
+ * menu file gives the part after midnight to the next date when that date is a holiday too (see
+ * `nextHoliday`), else the holiday closes at midnight, with a warning saying how to keep it open.
+ */
 function cleanHolidays(
   holidays: CatalogHoliday[] | undefined,
   warn: (field: string, message: string) => void,
 ) {
-  return holidays?.flatMap((h, i) => {
-    if (!validDate(h.date)) {
-      warn(`holidays[${i}].date`, `"${h.date}" is not a MM-DD date; the holiday is dropped.`);
-      return [];
-    }
+  if (!holidays) return holidays;
+  const dated = holidays.map((h, i) => {
+    if (validDate(h.date)) return h;
+    warn(`holidays[${i}].date`, `"${h.date}" is not a MM-DD date; the holiday is dropped.`);
+    return undefined;
+  });
+  const kept = dated.filter((h) => h !== undefined);
+  return dated.flatMap((h, i) => {
+    if (!h) return [];
     const hours = h.hours?.filter((range, j) => {
-      if (validRange(range)) return true;
-      warn(`holidays[${i}].hours[${j}]`, `"${range}" is not a HH:mm-HH:mm range; it is dropped.`);
-      return false;
+      const field = `holidays[${i}].hours[${j}]`;
+      if (!validRange(range, true)) {
+        warn(
+          field,
+          `"${range}" is not a 24-hour HH:mm-HH:mm range (22:00-02:00 past midnight); it is dropped.`,
+        );
+        return false;
+      }
+      if (!validRange(range) && !range.endsWith('-00:00') && !nextHoliday(kept, h))
+        warn(
+          field,
+          `"${range}" runs past midnight into a date that is no holiday of this menu and keeps its regular hours, so the holiday closes at 24:00; to stay open past midnight, list the next date as a holiday with hours from 00:00.`,
+        );
+      return true;
     });
     return [{ ...h, ...(hours ? { hours } : {}) }];
   });

@@ -35,6 +35,13 @@ const menus = (what: string) => `/menus/locations/${w.locationId}/${what}`;
 const posEvents = () => w.pos.ofPath('/stream-pos/v1/events').map((r) => r.body as { type: string });
 const dspEvents = () => w.dsp.ofPath('/stream-dsp/v1/event').map((r) => r.body as Record<string, unknown>);
 
+/** `is_active` of an object in the menu file at `url`, as the DSP downloads it. */
+async function shownActive(url: string, streamId: string) {
+  const file = await call('GET', url);
+  const found = JSON.stringify(file.body).match(new RegExp(`"stream_id":"${streamId}"[^}]*"is_active":(true|false)`));
+  return found ? found[1] === 'true' : undefined;
+} // prettier-ignore
+
 describe('an object turned off while a publication is in flight', () => {
   it('stays off once the DSP takes the publication built from the catalog pulled before it', async () => {
     await waitFor(() => posEvents()[0], 20_000, 'the binding publication (an empty catalog)');
@@ -76,9 +83,7 @@ describe('an object turned off while a publication is in flight', () => {
     expect(after.map((e) => e.type)).toEqual(['location.publish', 'location.update']);
     expect(after[1]).toEqual({ type: 'location.update', location_id: w.store, object_updates: { variations: [{ stream_id: variation, is_active: false }] } });
     // The file it downloads says so too.
-    const file = await call('GET', (after[0] as { download_url: string }).download_url);
-    const found = JSON.stringify(file.body).match(new RegExp(`"stream_id":"${variation}"[^}]*"is_active":(true|false)`));
-    expect(found?.[1]).toBe('false');
+    expect(await shownActive((after[0] as { download_url: string }).download_url, variation)).toBe(false);
     // And an order naming it is refused before the POS.
     const item = { id: variation, name: 'One taco', quantity: 1, price: 450, currency: 'usd' };
     const refused = await postDsp(w, newOrder(w, { items: [item], subtotal: 450 }));
@@ -126,5 +131,144 @@ describe('an object turned off while a publication is in flight', () => {
     expect(res.status).toBe(204);
     await waitFor(() => posEvents()[events], 20_000, 'the publication of the new family');
     expect(posEvents()[events]!.type).toBe('menu.publish_success');
+  }); // prettier-ignore
+});
+
+describe('an object turned off by an object update', () => {
+  const variation = () => streamIdOf(w.locationId, 'item', 'itm-bowl-regular');
+  const update = async (is_active: boolean) => {
+    const sent = dspEvents().length;
+    const res = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: {
+        location_id: w.posLocation,
+        object_id: 'itm-bowl-regular',
+        object_type: 'item',
+        object_update: { is_active },
+      },
+    });
+    expect(res.status).toBe(204);
+    await waitFor(
+      () =>
+        dspEvents()
+          .slice(sent)
+          .find((e) => e.type === 'location.update'),
+      20_000,
+      'the update',
+    );
+  };
+  /** Publishes the POS's catalog now; the download_url the DSP was sent. */
+  const publish = async () => {
+    const [events, sent] = [posEvents().length, dspEvents().length];
+    expect((await api('POST', menus('publish'))).status).toBe(202);
+    await waitFor(() => posEvents()[events], 20_000, 'the publication');
+    expect(posEvents()[events]!.type).toBe('menu.publish_success');
+    return (
+      dspEvents()
+        .slice(sent)
+        .find((e) => e.type === 'location.publish') as { download_url: string }
+    ).download_url;
+  };
+  const order = async () => {
+    const item = { id: variation(), name: 'Regular', quantity: 1, price: 1150, currency: 'usd' };
+    return (await postDsp(w, newOrder(w, { items: [item], subtotal: 1150 }))).body as {
+      failure_reason?: string;
+    };
+  };
+
+  it('stays off through publications of a catalog that does not change it, until the POS turns it on', async () => {
+    await update(false);
+    // The same catalog published again: the item is still off in the file, and orders for it are refused.
+    expect(await shownActive(await publish(), variation())).toBe(false);
+    expect(await order()).toMatchObject({ status: 'failed', failure_reason: 'items_unavailable' });
+    await update(true);
+    expect((await order()).failure_reason).not.toBe('items_unavailable');
+    expect(await shownActive(await publish(), variation())).toBe(true);
+  }); // prettier-ignore
+
+  it('gives way to a later catalog that changes its availability itself', async () => {
+    await update(false);
+    // The POS's catalog says off too, then on again: the newest statement is the catalog's.
+    const catalog = structuredClone(w.pos.catalog as typeof DEMO_CATALOG);
+    const item = catalog.item!.find((i) => i.provider_id === 'itm-bowl-regular')!;
+    item.is_active = false;
+    w.pos.catalog = structuredClone(catalog);
+    expect(await shownActive(await publish(), variation())).toBe(false);
+    delete item.is_active;
+    w.pos.catalog = catalog;
+    expect(await shownActive(await publish(), variation())).toBe(true);
+    expect((await order()).failure_reason).not.toBe('items_unavailable');
+  }); // prettier-ignore
+});
+
+describe('a modifier group or category turned off or on', () => {
+  const update = (object_type: string, object_id: string, is_active: boolean) =>
+    postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: { location_id: w.posLocation, object_id, object_type, object_update: { is_active } },
+    });
+  /** The publication an update makes: its file as the DSP downloads it. */
+  const republished = async (object_type: string, object_id: string, is_active: boolean) => {
+    const [events, sent] = [posEvents().length, dspEvents().length];
+    expect((await update(object_type, object_id, is_active)).status).toBe(204);
+    await waitFor(() => posEvents()[events], 20_000, 'the publication');
+    expect(posEvents()[events]!.type).toBe('menu.publish_success');
+    const publish = dspEvents()
+      .slice(sent)
+      .find((e) => e.type === 'location.publish') as { download_url: string };
+    return JSON.stringify((await call('GET', publish.download_url)).body);
+  };
+  const group = () => streamIdOf(w.locationId, 'modifier_group', 'grp-extras');
+  const order = async () => {
+    const modifier = {
+      id: streamIdOf(w.locationId, 'modifier', 'mod-cheese'),
+      modifier_group_id: group(),
+      name: 'Cheese',
+      quantity: 1,
+      price: 75,
+      currency: 'usd',
+    };
+    const item = {
+      id: streamIdOf(w.locationId, 'item', 'itm-carnitas-3'),
+      name: 'Three tacos',
+      quantity: 1,
+      price: 1250,
+      currency: 'usd',
+      modifiers: [modifier],
+    };
+    return (await postDsp(w, newOrder(w, { items: [item], subtotal: 1325 }))).body as {
+      failure_reason?: string;
+    };
+  };
+
+  it('publishes the menu again without a modifier group turned off, refuses orders naming it, and with it once on', async () => {
+    const off = await republished('modifier_group', 'grp-extras', false);
+    expect(off).not.toContain(group());
+    expect(off).toContain(streamIdOf(w.locationId, 'modifier_group', 'grp-salsa'));
+    expect(await order()).toMatchObject({ status: 'failed', failure_reason: 'items_unavailable' });
+    expect(await republished('modifier_group', 'grp-extras', true)).toContain(group());
+    expect((await order()).failure_reason).not.toBe('items_unavailable');
+  }); // prettier-ignore
+
+  it('publishes a category turned off, and sends no store a menu the update does not change', async () => {
+    expect(await republished('category', 'cat-drinks', false)).not.toContain(streamIdOf(w.locationId, 'category', 'cat-drinks'));
+    const publishes = async () =>
+      rowsOf<{ status: string }>(await w.platform.app.ctx.db.execute(sql`select status from jobs where kind = 'menus.publish'`));
+    const [before, events, sent] = [(await publishes()).length, posEvents().length, dspEvents().length];
+    // The brunch menu is not served at this location: turning its category on changes no file.
+    expect((await update('category', 'cat-brunch', true)).status).toBe(204);
+    await waitFor(async () => {
+      const jobs = await publishes();
+      return jobs.length > before && jobs.every((j) => j.status === 'succeeded') ? jobs : undefined;
+    }, 20_000, 'the publish planned for it');
+    expect(dspEvents().length).toBe(sent);
+    expect(posEvents().length).toBe(events);
+    expect(await republished('category', 'cat-drinks', true)).toContain(streamIdOf(w.locationId, 'category', 'cat-drinks'));
+  }); // prettier-ignore
+
+  it('answers 400 naming the kinds it takes for any other', async () => {
+    const res = await update('menu', 'menu-lunch', false);
+    expect([res.status, res.body.error?.code]).toEqual([400, 'validation_failed']);
+    expect(res.body.error?.message).toBe('object_type must be one of category, item_family, item, modifier_group, modifier.');
   }); // prettier-ignore
 });

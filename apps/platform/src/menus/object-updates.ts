@@ -1,46 +1,62 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { MenuFailureCode } from '@stream/contracts/apis/become-a-pos/menu-events';
+import type { CatalogObjects } from '@stream/contracts/apis/become-a-pos/catalog';
+import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/menu-file';
 import type { DbOrTx } from '../db/client.ts';
-import { menuItems, menuPublications, webhookEvents } from '../db/schema/index.ts';
+import { menuItems, menuPublications } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { rowsOf } from '../jobs/sql.ts';
 import type { OrgLocation } from '../onboarding/bindings.ts';
 import { sendStoreEventToDsp } from '../orders/calls.ts';
-import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/menu-file';
-import { familyVariation, streamIdOf, type MappedObject } from './build.ts';
-import type { CatalogRow } from './catalogs.ts';
-import { planCatalogPull, recordMenuFailure, storesOf, type Binding } from './publish.ts';
+import { activeAt, familyVariation, streamIdOf } from './build.ts';
+import type { Catalog } from './catalog.ts';
+import { catalogOf, type CatalogRow } from './catalogs.ts';
+import { objectsOf } from './diff.ts';
+import {
+  isHead,
+  planCatalogPull,
+  planStorePublish,
+  recordMenuFailure,
+  storesOf,
+  type Binding,
+} from './publish.ts';
 
 /**
- * `location.catalog.object.updated`: one item family, item or modifier turned on or off, relayed to
- * every bound DSP store as `location.update` by stream_id, without republishing the menu; new
- * orders naming a turned-off object fail `items_unavailable`. An object no published menu holds is
- * picked up by a catalog pull instead. A store that cannot take the update is told nothing and the
- * POS hears why: UPDATE_ON_UNPUBLISHED when the store has no published menu yet, OUTDATED_HEAD when
- * the store's latest menu no longer holds the object (the update names an older publication's).
+ * `location.catalog.object.updated`: one catalog object turned on or off. An item family, item or
+ * modifier is relayed to every bound DSP store as `location.update` by stream_id, without
+ * republishing the menu; a category or modifier group, which `location.update` cannot name, is
+ * published again to the stores whose menu it changes. New orders naming a turned-off object fail
+ * `items_unavailable`. An object no published menu holds is picked up by a catalog pull instead. A
+ * store that cannot take the update is told nothing and the POS hears why: UPDATE_ON_UNPUBLISHED
+ * when the store has no published menu yet, OUTDATED_HEAD when the store's latest menu no longer
+ * holds the object (the update names an older publication's). The update stands over later
+ * publications (`standingUpdates`).
  */
 
-/** Where each kind goes in `object_updates`, and the catalog kind its stream_id is made of. */
+/** Where each kind goes in `object_updates` (none: only a publication shows it), and its stream_id's kind. */
 const LISTS = {
+  category: { list: null, kind: 'category' },
   item_family: { list: 'items', kind: 'item_family' },
   item: { list: 'variations', kind: 'item' },
+  modifier_group: { list: null, kind: 'modifier_group' },
   modifier: { list: 'modifiers', kind: 'modifier' },
 } as const;
+type ObjectType = keyof typeof LISTS;
+const TYPES = Object.keys(LISTS).join(', ');
 
 export async function applyObjectUpdate(
   tx: DbOrTx,
   location: OrgLocation,
   object: { object_id: string; object_type: string; object_update: { is_active: boolean } },
 ): Promise<void> {
-  const type = object.object_type as keyof typeof LISTS;
+  const type = object.object_type as ObjectType;
   if (!Object.hasOwn(LISTS, type)) {
-    throw new ApiError('validation_failed', 'object_type must be item_family, item or modifier.', [
-      {
-        path: 'object.object_type',
-        message: `"${object.object_type}" is not one of item_family, item, modifier`,
-      },
+    throw new ApiError('validation_failed', `object_type must be one of ${TYPES}.`, [
+      { path: 'object.object_type', message: `"${object.object_type}" is not one of ${TYPES}` },
     ]);
   }
   const isActive = object.object_update.is_active;
+  const { list } = LISTS[type];
   const { own, variation } = streamIdsOf(location.id, type, object.object_id);
   const updated = await tx
     .update(menuItems)
@@ -54,14 +70,16 @@ export async function applyObjectUpdate(
     .returning({ streamId: menuItems.streamId });
   // Unknown to every published menu: a new object, which the pull below publishes.
   const known = updated.length > 0;
-  const objectUpdates = objectUpdatesOf(
-    new Map([
-      [own, { list: LISTS[type].list, isActive }],
-      ...(variation && updated.some((u) => u.streamId === variation)
-        ? [[variation, { list: 'variations', isActive }] as const]
-        : []),
-    ]),
-  );
+  const objectUpdates =
+    list &&
+    objectUpdatesOf(
+      new Map([
+        [own, { list, isActive }],
+        ...(variation && updated.some((u) => u.streamId === variation)
+          ? [[variation, { list: 'variations', isActive }] as const]
+          : []),
+      ]),
+    );
   for (const store of await storesOf(tx, location.id)) {
     const { binding } = store;
     const head = await headOf(tx, binding.id, own);
@@ -76,6 +94,10 @@ export async function applyObjectUpdate(
         'UPDATE_ON_UNPUBLISHED',
         `Store ${binding.dspProviderId} has no published menu yet; ${object.object_id} will be as the catalog says once its menu is published.`,
       );
+    } else if (!objectUpdates) {
+      // A category or group: the store's menu built again if it shows the object, or may show it
+      // now (one turned off in the catalog is in no file); a menu it does not change is not sent.
+      if (head.holds || isActive) await planStorePublish(tx, binding, 'object.updated');
     } else if (!known) {
       continue;
     } else if (!head.holds) {
@@ -94,10 +116,10 @@ export async function applyObjectUpdate(
   if (!known) await planCatalogPull(tx, location.id, 'object.updated');
 }
 
-type List = (typeof LISTS)[keyof typeof LISTS]['list'];
+type List = NonNullable<(typeof LISTS)[ObjectType]['list']>;
 
 /** The stream_ids of a POS object: its own, and for a family sold without items its variation too. */
-function streamIdsOf(locationId: string, type: keyof typeof LISTS, objectId: string) {
+function streamIdsOf(locationId: string, type: ObjectType, objectId: string) {
   return {
     own: streamIdOf(locationId, LISTS[type].kind, objectId),
     variation: type === 'item_family' ? streamIdOf(locationId, 'item', familyVariation(objectId)) : null,
@@ -113,61 +135,140 @@ function objectUpdatesOf(states: Map<string, { list: List; isActive: boolean }>)
 }
 
 /**
- * After a store took a publication: the object updates the POS sent since the catalog it was built
- * from was pulled. The file shows them as that catalog did (on, if the POS turned it off meanwhile),
- * and taking it wrote that state to `menu_items`; so each one the file shows otherwise is applied
- * again, to `menu_items`, to the stored file (a DSP may download it later) and to the store, as one
- * `location.update` sent after the publication. The last update of an object wins.
+ * The state of each object the POS sent an update for, over `row` (its `catalog`): the newest
+ * statement from the POS wins. Per object its last update stands through any publication of a
+ * catalog that did not itself change that object's availability: until another update, or a catalog
+ * version since the one the update arrived over (the location's latest then) gives the object
+ * another availability, which then stands. An update that arrived before any catalog, or about an
+ * object its catalog did not hold, gives way to the catalog. Only an update that says otherwise than
+ * `catalog` needs the catalog's history (usually the few objects turned off), read object by object
+ * in SQL rather than whole catalogs.
+ */
+export async function standingUpdates(
+  db: DbOrTx,
+  location: OrgLocation,
+  row: CatalogRow,
+  catalog: Catalog,
+): Promise<StandingUpdate[]> {
+  const object = sql.raw(`e.body->'object'`);
+  const latest = rowsOf<{ type: string; objectId: string; isActive: boolean; at: string }>(
+    await db.execute(sql`
+      select distinct on (${object}->>'object_type', ${object}->>'object_id')
+        ${object}->>'object_type' as "type", ${object}->>'object_id' as "objectId",
+        (${object}->'object_update'->>'is_active')::boolean as "isActive", e.created_at as "at"
+      from webhook_events e
+      where e.partner_id = ${location.sourcePartnerId} and e.location_id = ${location.id}
+        and e.type = 'location.catalog.object.updated'
+      order by ${object}->>'object_type', ${object}->>'object_id', e.created_at desc, e.id desc`),
+  );
+  const at = (o: unknown) => activeAt(o as Parameters<typeof activeAt>[0], location.providerId);
+  const states: StandingUpdate[] = [];
+  const questioned: typeof latest = [];
+  for (const u of latest) {
+    if (!Object.hasOwn(LISTS, u.type)) continue;
+    const o = catalog[u.type as ObjectType].get(u.objectId);
+    if (!o) continue;
+    if (at(o) === u.isActive)
+      states.push({ type: u.type as ObjectType, objectId: u.objectId, isActive: u.isActive });
+    else questioned.push(u);
+  }
+  if (questioned.length === 0) return states;
+  // Each questioned object as every catalog version from the one its update arrived over to `row` has it.
+  const history = rowsOf<{ type: ObjectType; objectId: string; isActive: boolean; since: unknown[] | null }>(
+    await db.execute(sql`
+      select q.type as "type", q.object_id as "objectId", q.is_active as "isActive",
+        (select jsonb_agg(jsonb_path_query_first(c.catalog -> q.type, '$[*] ? (@.provider_id == $id)',
+             jsonb_build_object('id', q.object_id)) order by c.version)
+           from catalogs c
+           where c.location_id = ${location.id}
+             and c.version between least(u.version, ${row.version}::int) and ${row.version}::int) as "since"
+      from jsonb_to_recordset(${JSON.stringify(questioned.map((u) => ({ type: u.type, object_id: u.objectId, is_active: u.isActive, at: u.at })))}::jsonb)
+        as q(type text, object_id text, is_active boolean, at timestamptz)
+      left join lateral (select max(b.version) as version from catalogs b
+        where b.location_id = ${location.id} and b.created_at <= q.at) u on true`),
+  );
+  for (const { type, objectId, isActive, since } of history) {
+    const first = since?.[0];
+    // Unless a catalog spoke since: then its state (the opposite of the update's) stands.
+    const stands = !!first && since.every((o) => !!o && at(o) === at(first));
+    states.push({ type, objectId, isActive: stands ? isActive : !isActive });
+  }
+  return states;
+}
+
+export interface StandingUpdate {
+  type: ObjectType;
+  objectId: string;
+  isActive: boolean;
+}
+
+/** The catalog as the POS last said it: `catalog` with each updated object's state. */
+export function withUpdates(
+  catalog: Catalog,
+  updates: readonly StandingUpdate[],
+  posLocationId: string,
+): Catalog {
+  for (const { type, objectId, isActive } of updates) {
+    const objects = catalog[type] as Map<string, CatalogObjects[ObjectType]>;
+    const o = objects.get(objectId);
+    if (!o) continue;
+    // A copy (the stored catalog's objects may be shared); the location's own `is_active` gives way too.
+    const overrides = 'location_overrides' in o ? o.location_overrides : undefined;
+    objects.set(objectId, {
+      ...o,
+      is_active: isActive,
+      ...(overrides
+        ? {
+            location_overrides: overrides.map((l) =>
+              l.location_id === posLocationId ? { ...l, is_active: undefined } : l,
+            ),
+          }
+        : {}),
+    });
+  }
+  return catalog;
+}
+
+/** The catalog a publication is built from: `row` with the updates that stand over it (and those). */
+export async function catalogAsSaid(db: DbOrTx, location: OrgLocation, row: CatalogRow) {
+  const catalog = catalogOf(row);
+  const updates = await standingUpdates(db, location, row, catalog);
+  return { catalog: withUpdates(catalog, updates, location.providerId), updates };
+}
+
+/**
+ * After a store took a publication: the standing updates its file shows otherwise (one the POS sent
+ * after the file was built: a publication can wait for a DSP that is down, an update does not) are
+ * applied to the stored file (a DSP may download it later) and told to the store, as one
+ * `location.update` sent after the publication. (Categories and modifier groups have no place in a
+ * `location.update`: a publication carries them, `applyObjectUpdate` plans one.)
  */
 export async function replayLaterUpdates(
   tx: DbOrTx,
   store: { binding: Binding; location: OrgLocation },
   publication: { id: string; file: MenuFile | null },
-  catalog: CatalogRow,
-  mapping: ReadonlyMap<string, MappedObject>,
+  updates: readonly StandingUpdate[],
 ): Promise<void> {
-  const later = await tx
-    .select({ body: webhookEvents.body })
-    .from(webhookEvents)
-    .where(
-      and(
-        eq(webhookEvents.partnerId, store.location.sourcePartnerId),
-        eq(webhookEvents.locationId, store.location.id),
-        eq(webhookEvents.type, 'location.catalog.object.updated'),
-        gt(webhookEvents.createdAt, catalog.fetchedAt),
-      ),
-    )
-    .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id));
+  if (!publication.file) return;
+  const shown = objectsOf(publication.file);
   const states = new Map<string, { list: List; isActive: boolean }>();
-  for (const { body } of later) {
-    const object = (body as { object?: Parameters<typeof applyObjectUpdate>[2] }).object;
-    const type = object?.object_type as keyof typeof LISTS;
-    if (!object || !Object.hasOwn(LISTS, type)) continue;
-    const isActive = object.object_update.is_active;
-    const { own, variation } = streamIdsOf(store.location.id, type, object.object_id);
-    states.set(own, { list: LISTS[type].list, isActive });
-    if (variation) states.set(variation, { list: 'variations', isActive });
-  }
-  // Only what the file holds and shows otherwise.
-  for (const [streamId, { isActive }] of states) {
-    const mapped = mapping.get(streamId);
-    if (!mapped || (mapped.isActive ?? true) === isActive) states.delete(streamId);
+  for (const { type, objectId, isActive } of updates) {
+    const { list } = LISTS[type];
+    if (!list) continue;
+    const { own, variation } = streamIdsOf(store.location.id, type, objectId);
+    for (const [streamId, as] of [
+      [own, list],
+      ...(variation ? [[variation, 'variations'] as const] : []),
+    ] as const) {
+      const was = shown.get(streamId)?.fields.get('is_active');
+      if (was !== undefined && was !== String(isActive)) states.set(streamId, { list: as, isActive });
+    }
   }
   if (states.size === 0) return;
-  for (const active of [true, false]) {
-    const ids = [...states].filter(([, s]) => s.isActive === active).map(([id]) => id);
-    if (ids.length > 0)
-      await tx
-        .update(menuItems)
-        .set({ isActive: active })
-        .where(and(eq(menuItems.locationId, store.location.id), inArray(menuItems.streamId, ids)));
-  }
-  if (publication.file) {
-    await tx
-      .update(menuPublications)
-      .set({ file: withStates(publication.file, states) })
-      .where(eq(menuPublications.id, publication.id));
-  }
+  await tx
+    .update(menuPublications)
+    .set({ file: withStates(publication.file, states) })
+    .where(eq(menuPublications.id, publication.id));
   await sendStoreEventToDsp(tx, store.binding, {
     type: 'location.update',
     location_id: store.binding.dspProviderId,
@@ -197,8 +298,6 @@ async function headOf(tx: DbOrTx, bindingId: string, streamId: string) {
       holds: sql<boolean>`jsonb_path_exists(${menuPublications.file}, '$.**.stream_id ? (@ == $id)', ${JSON.stringify({ id: streamId })}::jsonb)`,
     })
     .from(menuPublications)
-    .where(and(eq(menuPublications.bindingId, bindingId), eq(menuPublications.status, 'published')))
-    .orderBy(desc(menuPublications.createdAt))
-    .limit(1);
+    .where(isHead(bindingId));
   return head;
 }

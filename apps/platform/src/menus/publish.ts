@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEFAULT_PREP_TIME_MINUTES } from '@stream/contracts';
 import { dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
@@ -26,9 +26,10 @@ import { enqueue } from '../jobs/outbox.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
 import { MENU_LIMITS, resolve, toV1, toV2, type MenuTarget, type Rejection, type Resolved } from './build.ts';
-import { catalogOf, latestCatalog, pullCatalog, type CatalogRow } from './catalogs.ts';
+import { latestCatalog, pullCatalog, type CatalogRow } from './catalogs.ts';
 import { menuFileUrl } from './files.ts';
-import { replayLaterUpdates } from './object-updates.ts';
+import { catalogAsSaid, replayLaterUpdates } from './object-updates.ts';
+import type { Catalog } from './catalog.ts';
 import type { MenuSettings } from './settings.ts';
 
 /**
@@ -152,18 +153,28 @@ export const menuIngest = defineJobKind<z.infer<typeof IngestPayload>, void>({
     for (const { binding } of await storesOf(ctx.db, location.id, job.payload.binding_id)) {
       if (
         job.payload.cause === 'object.updated' &&
-        (await lastPublished(ctx.db, binding.id))?.catalogId === catalog.id
+        (
+          await ctx.db
+            .select({ id: menuPublications.id })
+            .from(menuPublications)
+            .where(and(isHead(binding.id), eq(menuPublications.catalogId, catalog.id)))
+        ).length > 0
       )
         continue;
-      await enqueue(ctx.db, {
-        kind: menuPublish,
-        payload: { binding_id: binding.id, cause: job.payload.cause },
-        partnerId: binding.dspPartnerId,
-        orderingKey: publishKey(binding.id),
-      });
+      await planStorePublish(ctx.db, binding, job.payload.cause);
     }
   },
 });
+
+/** Plans a publish of the location's latest catalog to one store (no pull). */
+export function planStorePublish(db: DbOrTx, binding: Binding, cause: string) {
+  return enqueue(db, {
+    kind: menuPublish,
+    payload: { binding_id: binding.id, cause },
+    partnerId: binding.dspPartnerId,
+    orderingKey: publishKey(binding.id),
+  });
+}
 
 const publishKey = (bindingId: string) => `menu:${bindingId}`;
 const PublishPayload = z.object({ binding_id: z.string(), cause: z.string() });
@@ -223,7 +234,8 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
     const catalog = await latestCatalog(ctx.db, store.location.id);
     if (!catalog) throw new PermanentJobError('The location has no catalog yet.');
     const publication = await startPublication(ctx.db, store, catalog, job.payload.cause);
-    if (publication.status !== 'publishing') return; // refused locally: recorded and told
+    // Refused locally (recorded and told), or an object update that changes nothing in this store's menu.
+    if (publication?.status !== 'publishing') return;
     try {
       await merchant.call(ctx, store.binding.dspIntegrationId, dspReceiveEvent, {
         body: {
@@ -255,8 +267,10 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
       await finishPublication(ctx.db, publication.id, 'failed', code, reason);
       return;
     }
-    const mapping = await recordMenuItems(ctx.db, store, catalog);
-    await replayLaterUpdates(ctx.db, store, publication, catalog, mapping);
+    // As the POS says it now: updates sent since the file was built are told after it.
+    const said = await catalogAsSaid(ctx.db, store.location, catalog);
+    await recordMenuItems(ctx.db, store, said.catalog);
+    await replayLaterUpdates(ctx.db, store, publication, said.updates);
     await finishPublication(ctx.db, publication.id, 'published');
   },
   async onDead(tx, job) {
@@ -284,14 +298,16 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
  * The store's publication in flight (a retry continues it), else a new one built from `catalog`:
  * `failed` at once when a local check refuses it, else `publishing` with its file. A publication in
  * flight built from an older catalog is not continued: the DSP never took it, so it ends `failed`
- * with what it met so far and the newer catalog is published instead (never lost).
+ * with what it met so far and the newer catalog is published instead (never lost). The catalog is
+ * read with the object updates that stand over it (`catalogAsSaid`). A publish for a category or
+ * modifier group update (`object.updated`) whose file is the store's last published one is none.
  */
 async function startPublication(
   db: DbOrTx,
   store: { binding: Binding; dsp: Partner; location: Location },
   catalog: CatalogRow,
   cause: string,
-): Promise<Publication> {
+): Promise<Publication | undefined> {
   const [open] = await db
     .select()
     .from(menuPublications)
@@ -308,7 +324,7 @@ async function startPublication(
     );
   }
   const target = targetOf(store.location, store.dsp);
-  const resolved = resolve(catalogOf(catalog), target);
+  const resolved = resolve((await catalogAsSaid(db, store.location, catalog)).catalog, target);
   const [rejection] = resolved.rejections;
   const id = newId('mpub');
   const row = {
@@ -320,6 +336,16 @@ async function startPublication(
     file: fileOf(resolved, target.form),
     cause,
   };
+  if (cause === 'object.updated' && !rejection) {
+    // Compared in SQL (jsonb equality ignores key order), so the head's file is not read out.
+    const [same] = await db
+      .select({ id: menuPublications.id })
+      .from(menuPublications)
+      .where(
+        and(isHead(store.binding.id), sql`${menuPublications.file} = ${JSON.stringify(row.file)}::jsonb`),
+      );
+    if (same) return undefined;
+  }
   if (rejection) {
     await db.insert(menuPublications).values({ ...row, status: 'publishing' });
     await finishPublication(db, id, 'failed', rejection.code, reasonOf(rejection));
@@ -339,9 +365,9 @@ async function startPublication(
 async function recordMenuItems(
   db: DbOrTx,
   store: { dsp: Partner; location: Location },
-  catalog: CatalogRow,
-): Promise<Resolved['mapping']> {
-  const resolved = resolve(catalogOf(catalog), targetOf(store.location, store.dsp));
+  catalog: Catalog,
+): Promise<void> {
+  const resolved = resolve(catalog, targetOf(store.location, store.dsp));
   const rows = [...resolved.mapping].map(([streamId, m]) => ({
     locationId: store.location.id,
     streamId,
@@ -364,7 +390,6 @@ async function recordMenuItems(
         },
       });
   }
-  return resolved.mapping;
 }
 
 const reasonOf = (r: Rejection) =>
@@ -421,14 +446,20 @@ async function finishPublication(
   });
 }
 
-/** The last publication that reached the store (what a dry run diffs against). */
+/**
+ * Where a publication is the store's head, the last one that reached it: a caller that needs only its
+ * catalog, or one question about its file answered in SQL, selects that and does not load the file.
+ */
+export const isHead = (bindingId: string) =>
+  eq(
+    menuPublications.id,
+    sql`(select id from menu_publications where binding_id = ${bindingId} and status = 'published'
+      order by created_at desc limit 1)`,
+  );
+
+/** The store's head, whole (what a dry run diffs against). */
 export async function lastPublished(db: DbOrTx, bindingId: string): Promise<Publication | undefined> {
-  const [row] = await db
-    .select()
-    .from(menuPublications)
-    .where(and(eq(menuPublications.bindingId, bindingId), eq(menuPublications.status, 'published')))
-    .orderBy(desc(menuPublications.createdAt))
-    .limit(1);
+  const [row] = await db.select().from(menuPublications).where(isHead(bindingId));
   return row;
 }
 

@@ -8,7 +8,8 @@ import { catalogs, locationBindings, menuPublications, orgLocations, orgs } from
 import { asPartnerFailure } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolve } from './build.ts';
-import { catalogOf, catalogVersionOf, latestCatalog, pullCatalog } from './catalogs.ts';
+import { catalogVersionOf, latestCatalog, pullCatalog } from './catalogs.ts';
+import { catalogAsSaid } from './object-updates.ts';
 import { diffMenus } from './diff.ts';
 import { fileOf, lastPublished, planPublish, storesOf, targetOf } from './publish.ts';
 
@@ -55,7 +56,7 @@ export async function dryRun(ctx: AppContext, auth: PartnerAuth, locationId: str
   const row = await pullCatalog(ctx, location).catch((err: unknown) => {
     throw asPartnerFailure(err);
   });
-  const catalog = catalogOf(row);
+  const { catalog } = await catalogAsSaid(ctx.db, location, row);
   const stores: z.input<typeof MenuDryRun>[] = [];
   for (const { binding, dsp } of await storesOf(ctx.db, location.id)) {
     const target = targetOf(location, dsp);

@@ -50,7 +50,10 @@ export const CatalogObjectUpdatedWebhook = hook(
   z.object({
     location_id,
     object_id: z.string(),
-    object_type: z.string(),
+    object_type: z.string().meta({
+      description:
+        'The catalog kind of `object_id`: `category`, `item_family`, `item`, `modifier_group` or `modifier`.',
+    }),
     object_update: z.object({ is_active: z.boolean() }),
   }),
 );
