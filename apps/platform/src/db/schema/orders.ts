@@ -8,6 +8,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type {
   DeliveryStatus,
   DriverDetails,
@@ -37,7 +38,13 @@ export const webhookEvents = pgTable(
     locationId: text('location_id').references(() => orgLocations.id),
     createdAt: createdAt(),
   },
-  (t) => [index('webhook_events_partner').on(t.partnerId, t.createdAt)],
+  (t) => [
+    index('webhook_events_partner').on(t.partnerId, t.createdAt),
+    // The object updates that stand over a location's catalog are read at every publication.
+    index('webhook_events_object_updates')
+      .on(t.locationId, t.createdAt)
+      .where(sql`type = 'location.catalog.object.updated'`),
+  ],
 );
 
 /**

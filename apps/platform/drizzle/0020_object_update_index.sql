@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_events_object_updates" ON "webhook_events" USING btree ("location_id","created_at") WHERE type = 'location.catalog.object.updated';
