@@ -144,6 +144,12 @@ export interface Operation {
     bodyContentTypes?: readonly string[];
     /** The largest body in bytes, when not the server's (`BODY_LIMIT`); larger is 413 `payload_too_large`. */
     bodyLimit?: number;
+    /**
+     * Object keys whose value is null are dropped before the body is checked: a partner's optional
+     * fields may come as null (many serialisers write them so), and a required one left null is then
+     * named as missing. For bodies where null never means anything but "not given".
+     */
+    nullIsAbsent?: boolean;
     query?: z.ZodType;
     params?: z.ZodType;
     headers?: z.ZodType;

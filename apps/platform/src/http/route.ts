@@ -57,6 +57,14 @@ export function mount<O extends Operation>(
       throw new Error(`${op.operationId}: no handler registered for ${op.security.kind} security`);
     preHandler = factory(op.security);
   }
+  const preValidation = [
+    preHandler,
+    op.request?.nullIsAbsent
+      ? async (req: FastifyRequest) => {
+          req.body = withoutNulls(req.body);
+        }
+      : undefined,
+  ].filter((hook) => hook !== undefined);
   app.route({
     method: op.method,
     url: withinPrefix(app.prefix, op),
@@ -75,7 +83,7 @@ export function mount<O extends Operation>(
     },
     // Authenticate before validating, so a caller without credentials learns that first (401,
     // not a 400 about its body). The raw body is already there for signature checks.
-    ...(preHandler ? { preValidation: preHandler } : {}),
+    ...(preValidation.length ? { preValidation } : {}),
     handler: handler as never,
   });
 }
@@ -89,4 +97,13 @@ function withinPrefix(prefix: string, op: Operation): string {
   throw new Error(
     `${op.operationId} (${op.path}) is not under ${prefix}: mount it in the capability of its first path segment`,
   );
+}
+
+/** `value` without the object keys whose value is null, at any depth (a null in an array stays). */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = withoutNulls(v);
+  return out;
 }

@@ -283,6 +283,59 @@ describe('a new order', () => {
     expect((await waitForStatus(w, id, 'accepted')).pos_order_id).toBe('pos-nulls');
   });
 
+  it('a DSP order writing its optional fields as null is taken as if they were absent', async () => {
+    w.pos.answer = () => accept('pos-dsp-nulls');
+    const nulls = {
+      brand: null,
+      special_instructions: null,
+      discounts: null,
+      delivery_address: null,
+      estimated_ready_at_ms: null,
+      should_include_utensils: null,
+      is_future_order: null,
+      customers: [{ id: 'c1', name: 'Ada', email: null, phone: '+14155550123' }],
+      items: [
+        {
+          id: 'var-1',
+          item_id: 'item-1',
+          category_id: null,
+          name: 'Taco',
+          quantity: 2,
+          price: 450,
+          currency: 'usd',
+          special_instructions: null,
+          modifiers: [
+            { id: 'mod-1', modifier_group_id: null, name: 'Salsa', quantity: 1, price: 50, currency: 'usd' },
+          ],
+        },
+      ],
+    };
+    const withNulls = await place(nulls);
+    const without = await place({
+      customers: [{ id: 'c1', name: 'Ada', phone: '+14155550123' }],
+      items: nulls.items.map(({ category_id: _c, special_instructions: _s, modifiers, ...item }) => ({
+        ...item,
+        modifiers: modifiers.map(({ modifier_group_id: _g, ...m }) => m),
+      })),
+    });
+    await dspEvent(w, withNulls.dspId, 'location.order.accept');
+    await dspEvent(w, without.dspId, 'location.order.accept');
+    // What the POS receives is the same order either way (ids and times aside).
+    const sent = (p: { id: string }) => {
+      const o = (posCalls(w, p.id)[0]!.body as { object: Record<string, unknown> }).object;
+      const { idempotency_key: _k, source_order_id: _s, placed_at: _p, requested_for: _r, ...rest } = o;
+      return rest;
+    };
+    expect(sent(withNulls)).toEqual(sent(without));
+    expect(sent(withNulls)).toMatchObject({ should_include_utensils: true, is_future_order: false });
+
+    // A required field sent as null is named as missing, and nothing is stored.
+    const required = await postDsp(w, { ...newOrder(w), location_id: null });
+    expect(required.status).toBe(400);
+    expect(required.body.error).toMatchObject({ code: 'validation_failed' });
+    expect(JSON.stringify(required.body.error.details)).toContain('location_id');
+  });
+
   it('a POS answering a new order 2xx but unusably fails it at the DSP and is told to cancel it', async () => {
     w.pos.answer = (body) =>
       body.type === 'order.created' ? { status: 200, body: { order: { provider_id: 42 } } } : { status: 204 };
@@ -482,6 +535,24 @@ describe('after acceptance', () => {
         driver_details: driver,
       },
     });
+  });
+
+  it('takes a delivery status with driver_details null, and a store status with end_time null, as absent', async () => {
+    const { dspId } = await accepted('pos-delivery-nulls');
+    const res = await postDsp(w, {
+      type: 'delivery_status_update',
+      location_id: w.store,
+      order_id: dspId,
+      delivery_status: 'pending',
+      driver_details: null,
+    });
+    expect(res.status, res.text).toBe(200);
+    const store = await postDsp(w, {
+      type: 'store_status_update',
+      location_id: w.store,
+      status_update: { status: 'online', start_time: null, end_time: null },
+    });
+    expect(store.status, store.text).toBe(200);
   });
 
   it('an event for an order still on its way to the POS is applied after it, in order', async () => {

@@ -319,7 +319,8 @@ sends it to the POS and tells you the outcome with \`location.order.accept\` or 
 second order: it answers what the first post answered. An order that fails before the POS (unknown store,
 a rule of the contract broken, the store paused) says so in the answer too. **Cancellations and delivery
 statuses** name the order by your id; one that does not fit the order's state is 409 \`invalid_transition\`,
-and one for an order still on its way to the POS is queued behind it (\`queued: true\`).`,
+and one for an order still on its way to the POS is queued behind it (\`queued: true\`). An optional field
+may be sent as \`null\`: it is taken as absent (a required one then fails as missing).`,
   tags: ['Webhooks'],
   tagDescriptions: {
     Webhooks: 'What you send to the platform: orders, cancellations, store and delivery status.',
@@ -329,6 +330,7 @@ and one for an order still on its way to the POS is queued behind it (\`queued: 
   request: {
     params: z.object({ partner_id: z.string().min(1).max(64).meta({ description: 'Your partner id.' }) }),
     body: DspWebhook,
+    nullIsAbsent: true,
     example: { type: 'new_order', location_id: 'store-1001', order: EXAMPLE_ORDER },
     examples: {
       new_order: {
