@@ -3,7 +3,9 @@
  * operation the platform mounts (`app.mountedRoutes`, held to the contracts by `routes.test.ts`) gets,
  * over real HTTP and with credentials that pass (a bearer token with every scope, the demo company
  * granted, webhooks signed over the mutated bytes): mutations of its own request examples from the
- * contract, malformed path parameters, query values and headers, and random JSON. Every answer must
+ * contract, malformed path parameters, query values and headers, and random JSON. Four calls in five
+ * name real things (`test/fuzz-world.ts`: an onboarded org, a bound location, an order...), so that
+ * they reach the handler's logic, not only its 404; the fifth names the examples' ids of nothing. Every answer must
  * come within `ANSWER_MS`, be under 500 (a 503 only when the operation declares it), and an error
  * must be its API's envelope with a code of `ERROR_CODES` at that code's status and no stack trace.
  *
@@ -350,7 +352,7 @@ async function send(op: Operation, c: Case): Promise<Answer> {
     .split(/[/?]/)
     .map((segment) => world.secrets.get(segment))
     .find(Boolean);
-  if (secret && c.sign) {
+  if (signed(op) && secret && c.sign) {
     headers['stream-webhook-signature'] = createHmac('sha256', secret)
       .update(bytes ?? '')
       .digest('hex');
