@@ -3,7 +3,7 @@
  * sandbox POS, DSP and event provider mounted, a white-label partner granted the hosted demo company,
  * an org with both integrations active, a location bound to a DSP store with its menu published, an
  * order placed through it, and one of nearly everything else an operation can name (an integration
- * still pending, an OAuth state, an SSO token, a certification run). `real` answers the ids, so that
+ * still pending, an OAuth state, an SSO token, a certification run and a menu file of it). `real` answers the ids, so that
  * a path parameter, query value or body field names something that exists.
  */
 import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
@@ -15,6 +15,7 @@ import { call } from './http.ts';
 import type { TestPlatform } from './platform.ts';
 import { waitFor } from './wait.ts';
 import { requestAccessToken } from '../src/auth/testing.ts';
+import { dbInbox } from '../src/certification/db-inbox.ts';
 import { hostedWorld } from '../src/hosted/testing.ts';
 import {
   activeIntegration,
@@ -154,6 +155,8 @@ async function populate(ow: Awaited<ReturnType<typeof startOnboardingWorld>>): P
     'the certification run to end',
   );
   await db.execute(sql`update certification_runs set status = 'running' where id = ${runId}`);
+  // A menu file of the run, as a DSP run serves its DSP one.
+  const menuFileUrl = (await dbInbox(platform.app.ctx, runId!).serveFile({ fuzz: true })).url;
 
   const secrets = new Map([[runId!, certifiable.webhook_secret]]);
   const sandbox: Record<string, { id: string; slug: string }> = {};
@@ -196,6 +199,7 @@ async function populate(ow: Awaited<ReturnType<typeof startOnboardingWorld>>): P
     ['orders:order_id', orderId],
     ['menus:location_id', locationId],
     ['certification:run_id', runId],
+    ['certification:file_id', menuFileUrl.split('/').at(-1)],
     ['pos:partner_slug', sandbox['sandbox-pos']!.slug],
     ['pos:location_id', posLocation],
     ['pos:provider_id', held.provider_id],
