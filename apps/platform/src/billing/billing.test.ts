@@ -4,7 +4,8 @@ import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { testPartner, type TestPartner } from '../auth/testing.ts';
 import { newId } from '../db/ids.ts';
-import { integrations, orgLocations, partners } from '../db/schema/index.ts';
+import { orgLocations, partners } from '../db/schema/index.ts';
+import { integrationRow } from '../onboarding/testing.ts';
 import { parseCsv } from './csv.ts';
 import { recordLifecycle, type LifecycleEventName } from './lifecycle.ts';
 import { monthBounds, monthOf } from './report.ts';
@@ -52,15 +53,11 @@ async function event(
 async function namedLocation(partner: TestPartner, orgId: string, name: string): Promise<string> {
   const db = platform.app.ctx.db;
   const pos = await platform.partner({ kind: 'pos' });
-  const integrationId = newId('int');
-  await db.insert(integrations).values({
-    id: integrationId,
+  const integrationId = await integrationRow(db, {
     partnerId: partner.partner_id,
     orgId,
     type: 'pos',
     sourcePartnerId: pos.partner_id,
-    status: 'active',
-    returnUrl: 'https://partner.example/return',
   });
   const id = newId('loc');
   await db.insert(orgLocations).values({

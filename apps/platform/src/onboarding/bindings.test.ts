@@ -6,8 +6,9 @@ import { waitFor } from '../../test/wait.ts';
 import { testPartner } from '../auth/testing.ts';
 import { newId } from '../db/ids.ts';
 import { rowsOf } from '../jobs/sql.ts';
-import { integrations, locationBindings, orgLocations } from '../db/schema/index.ts';
+import { locationBindings, orgLocations } from '../db/schema/index.ts';
 import { moveBindings } from './bindings.ts';
+import { integrationRow } from './testing.ts';
 
 // Two transactions at once need two connections: PostgreSQL only (PGlite has one).
 describe.skipIf(!onPostgres)('billing events of concurrent binding moves', () => {
@@ -25,19 +26,8 @@ describe.skipIf(!onPostgres)('billing events of concurrent binding moves', () =>
     const [pos, dsp1, dsp2] = await Promise.all(
       (['pos', 'dsp', 'dsp'] as const).map((kind) => platform.partner({ kind })),
     );
-    const integration = async (type: 'pos' | 'dsp', source: string) => {
-      const id = newId('int');
-      await db.insert(integrations).values({
-        id,
-        partnerId: owner.partner_id,
-        orgId,
-        type,
-        sourcePartnerId: source,
-        status: 'active',
-        returnUrl: 'https://partner.example/return',
-      });
-      return id;
-    };
+    const integration = (type: 'pos' | 'dsp', sourcePartnerId: string) =>
+      integrationRow(db, { partnerId: owner.partner_id, orgId, type, sourcePartnerId });
     const locationId = newId('loc');
     await db.insert(orgLocations).values({
       id: locationId,

@@ -7,6 +7,9 @@ import { call, type TestResponse } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { rowsOf } from '../jobs/sql.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { newId } from '../db/ids.ts';
+import { integrations } from '../db/schema/index.ts';
 import { CONNECTION_BACKOFF } from './connection-jobs.ts';
 import { sandboxControlClients } from '../sandbox-bootstrap.ts';
 
@@ -202,4 +205,16 @@ type OrgLocationSeen = Awaited<ReturnType<typeof orgLocations>>[number];
 /** Raw rows of a query on the platform's database. */
 export async function query<T>(world: OnboardingWorld, text: SQL): Promise<T[]> {
   return rowsOf<T>(await world.platform.app.ctx.db.execute(text));
+}
+
+/** An active integration written straight to the database (no OAuth), for tests of what follows it. */
+export async function integrationRow(
+  db: DbOrTx,
+  of: { partnerId: string; orgId: string; type: 'pos' | 'dsp'; sourcePartnerId: string },
+): Promise<string> {
+  const id = newId('int');
+  await db
+    .insert(integrations)
+    .values({ id, ...of, status: 'active', returnUrl: 'https://partner.example/return' });
+  return id;
 }
