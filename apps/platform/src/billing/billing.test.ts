@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { testPartner, type TestPartner } from '../auth/testing.ts';
-import { newId } from '../db/ids.ts';
-import { orgLocations, partners } from '../db/schema/index.ts';
-import { integrationRow } from '../onboarding/testing.ts';
+import { partners } from '../db/schema/index.ts';
+import { activeLocationRow } from '../onboarding/testing.ts';
 import { parseCsv } from './csv.ts';
 import { recordLifecycle, type LifecycleEventName } from './lifecycle.ts';
 import { monthBounds, monthOf } from './report.ts';
@@ -53,36 +52,7 @@ async function event(
 async function namedLocation(partner: TestPartner, orgId: string, name: string): Promise<string> {
   const db = platform.app.ctx.db;
   const pos = await platform.partner({ kind: 'pos' });
-  const integrationId = await integrationRow(db, {
-    partnerId: partner.partner_id,
-    orgId,
-    type: 'pos',
-    sourcePartnerId: pos.partner_id,
-  });
-  const id = newId('loc');
-  await db.insert(orgLocations).values({
-    id,
-    partnerId: partner.partner_id,
-    orgId,
-    integrationId,
-    sourcePartnerId: pos.partner_id,
-    providerId: 'pos-1',
-    name,
-    address: {
-      formatted_address: '1 Main St, Springfield',
-      address_line_1: '1 Main St',
-      address_line_2: null,
-      address_line_3: null,
-      postal_code: null,
-      locality: 'Springfield',
-      administrative_district_level_1: null,
-      country: 'US',
-      latitude: null,
-      longitude: null,
-    },
-    status: 'active',
-  });
-  return id;
+  return activeLocationRow(db, { partnerId: partner.partner_id, orgId, posPartnerId: pos.partner_id, name });
 }
 
 /**

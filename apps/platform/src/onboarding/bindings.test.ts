@@ -8,7 +8,7 @@ import { newId } from '../db/ids.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import { locationBindings, orgLocations } from '../db/schema/index.ts';
 import { moveBindings } from './bindings.ts';
-import { integrationRow } from './testing.ts';
+import { activeLocationRow, integrationRow } from './testing.ts';
 
 // Two transactions at once need two connections: PostgreSQL only (PGlite has one).
 describe.skipIf(!onPostgres)('billing events of concurrent binding moves', () => {
@@ -26,19 +26,11 @@ describe.skipIf(!onPostgres)('billing events of concurrent binding moves', () =>
     const [pos, dsp1, dsp2] = await Promise.all(
       (['pos', 'dsp', 'dsp'] as const).map((kind) => platform.partner({ kind })),
     );
-    const integration = (type: 'pos' | 'dsp', sourcePartnerId: string) =>
-      integrationRow(db, { partnerId: owner.partner_id, orgId, type, sourcePartnerId });
-    const locationId = newId('loc');
-    await db.insert(orgLocations).values({
-      id: locationId,
+    const locationId = await activeLocationRow(db, {
       partnerId: owner.partner_id,
       orgId,
-      integrationId: await integration('pos', pos!.partner_id),
-      sourcePartnerId: pos!.partner_id,
-      providerId: 'pos-1',
+      posPartnerId: pos!.partner_id,
       name: 'Main St',
-      address: { formatted_address: '1 Main St', country: 'US' } as never,
-      status: 'active',
     });
     const binding = async (dsp: string, status: 'APPROVED' | 'pending') => {
       const id = newId('bnd');
@@ -47,7 +39,12 @@ describe.skipIf(!onPostgres)('billing events of concurrent binding moves', () =>
         partnerId: owner.partner_id,
         orgId,
         locationId,
-        dspIntegrationId: await integration('dsp', dsp),
+        dspIntegrationId: await integrationRow(db, {
+          partnerId: owner.partner_id,
+          orgId,
+          type: 'dsp',
+          sourcePartnerId: dsp,
+        }),
         dspPartnerId: dsp,
         dspProviderId: `store-${id}`,
         dspStoreName: 'Main St',

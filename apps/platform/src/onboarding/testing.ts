@@ -9,7 +9,7 @@ import { requestAccessToken } from '../auth/testing.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
-import { integrations } from '../db/schema/index.ts';
+import { integrations, orgLocations as orgLocationsTable } from '../db/schema/index.ts';
 import { CONNECTION_BACKOFF } from './connection-jobs.ts';
 import { sandboxControlClients } from '../sandbox-bootstrap.ts';
 
@@ -216,5 +216,37 @@ export async function integrationRow(
   await db
     .insert(integrations)
     .values({ id, ...of, status: 'active', returnUrl: 'https://partner.example/return' });
+  return id;
+}
+
+/** An active POS location in an active POS integration, written straight to the database. */
+export async function activeLocationRow(
+  db: DbOrTx,
+  of: { partnerId: string; orgId: string; posPartnerId: string; name: string },
+): Promise<string> {
+  const { partnerId, orgId, posPartnerId, name } = of;
+  const id = newId('loc');
+  await db.insert(orgLocationsTable).values({
+    id,
+    partnerId,
+    orgId,
+    integrationId: await integrationRow(db, { partnerId, orgId, type: 'pos', sourcePartnerId: posPartnerId }),
+    sourcePartnerId: posPartnerId,
+    providerId: 'pos-1',
+    name,
+    address: {
+      formatted_address: '1 Main St, Springfield',
+      address_line_1: '1 Main St',
+      address_line_2: null,
+      address_line_3: null,
+      postal_code: null,
+      locality: 'Springfield',
+      administrative_district_level_1: null,
+      country: 'US',
+      latitude: null,
+      longitude: null,
+    },
+    status: 'active',
+  });
   return id;
 }
