@@ -127,6 +127,24 @@ describe('query parameters', () => {
     const none = await world.hosted('GET', `${S}?verbose=1`);
     expect([none.status, none.body.messagesDetails]).toEqual([200, [{ id: 'querystring.verbose', message: 'verbose is not a parameter of this call; it was ignored. It takes none.', messageType: 'WARNING' }]]);
   }); // prettier-ignore
+
+  it('take a value of a closed list (distanceUOM, serviceType, includeStageTimes) in any case, answered in the list\'s spelling', async () => {
+    const S = `/Stores/${DEMO_STORE_ID}`;
+    const address = 'streetNumber=350&streetName=W%2024th%20St&city=New%20York&state=NY&postalCode=10011';
+    for (const unit of ['KM', 'Km', 'km']) {
+      const res = await world.hosted('GET', `${S}/DeliveryMetrics?${address}&distanceUOM=${unit}`);
+      expect([unit, res.status, res.body.data?.distanceUOM, res.body.data?.distance, res.body.messagesDetails]).toEqual([unit, 200, 'km', 0.28, []]);
+    }
+    const types = await world.hosted('GET', `${S}/OrderTypes?serviceType=grubhub`);
+    expect([types.status, types.body.data?.map((t: { id: string }) => t.id)]).toEqual([200, ['Pickup']]);
+    const menus = await world.hosted('GET', '/Menus?SERVICETYPE=DOORDASH');
+    expect([menus.status, menus.body.data?.length]).toEqual([200, (await world.hosted('GET', '/Menus?serviceType=DoorDash')).body.data.length]);
+    const orders = await world.hosted('GET', '/Orders?includeStageTimes=TRUE&serviceType=doordash');
+    expect([orders.status, orders.body.messagesDetails]).toEqual([200, []]);
+    // A value outside the list is still 400, naming the values it takes.
+    const furlong = await world.hosted('GET', `${S}/DeliveryMetrics?${address}&distanceUOM=furlong`);
+    expect([furlong.status, furlong.body.messagesDetails[1]]).toEqual([400, { id: 'querystring.distanceUOM', message: expect.stringMatching(/mi.*km/), messageType: 'ERROR' }]);
+  }); // prettier-ignore
 });
 
 describe('a store', () => {
