@@ -18,7 +18,9 @@ declare module 'fastify' {
   }
 }
 
-type ZodLike = { _zod?: { def: { type: string; innerType?: ZodLike; in?: ZodLike; entries?: object; values?: unknown[] } } };
+type ZodLike = {
+  _zod?: { def: { type: string; innerType?: ZodLike; in?: ZodLike; entries?: object; values?: unknown[] } };
+};
 
 /**
  * The values a query parameter's schema takes, by their lower case, when they are a closed list (an
@@ -29,7 +31,11 @@ function closedValues(schema: ZodLike): Map<string, string> | undefined {
   let def = schema._zod?.def;
   while (def && (def.innerType || def.in)) def = (def.innerType ?? def.in)!._zod?.def;
   const values =
-    def?.type === 'enum' ? Object.values(def.entries ?? {}) : def?.type === 'literal' ? (def.values ?? []) : [];
+    def?.type === 'enum'
+      ? Object.values(def.entries ?? {})
+      : def?.type === 'literal'
+        ? (def.values ?? [])
+        : [];
   const strings = values.filter((v): v is string => typeof v === 'string');
   const byLower = new Map(strings.map((v) => [v.toLowerCase(), v]));
   return byLower.size && byLower.size === strings.length ? byLower : undefined;
@@ -75,7 +81,11 @@ export function queryAnyCase(scope: FastifyInstance): void {
             name === undefined
               ? `${sent} is not a parameter of this call; it was ignored. It takes ${[...names.values()].join(', ') || 'none'}.`
               : `${sent} was ignored: ${name} is also given.`;
-          (req.queryWarnings ??= []).push({ id: `querystring.${sent}`, message: why, messageType: 'WARNING' });
+          (req.queryWarnings ??= []).push({
+            id: `querystring.${sent}`,
+            message: why,
+            messageType: 'WARNING',
+          });
         }
         delete query[sent];
         if (!taken) continue;

@@ -237,6 +237,20 @@ describe('zones, credentials and order types', () => {
     expect((await world.hosted('PATCH', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`, { body: { data: { estimatedTime: 5 } } })).status).toBe(404);
   }); // prettier-ignore
 
+  it('finds an order type named in the path in any case (pickup is Pickup), answered by its own id', async () => {
+    const S = `/Stores/${DEMO_STORE_ID}/OrderTypes`;
+    const got = await world.hosted('GET', `${S}/delivery`);
+    expect([got.status, got.body.data?.id, got.body.message]).toEqual([200, 'Delivery', 'Order type Delivery.']);
+    const patched = await world.hosted('PATCH', `${S}/DELIVERY`, { body: { data: { estimatedTime: 50 } } });
+    expect([patched.status, patched.body.data?.id, patched.body.data?.estimatedTime]).toEqual([200, 'Delivery', 50]);
+    // The patch changed the one order type, not a second one spelled DELIVERY.
+    expect((await world.hosted('GET', S)).body.data.map((t: { id: string; estimatedTime: number }) => [t.id, t.estimatedTime])).toEqual([['Pickup', 20], ['Delivery', 50]]);
+    const at = await world.hosted('GET', `${S}/PICKUP/EstimatedTime?desiredDueTime=${encodeURIComponent('2030-12-03T18:30:00-05:00')}`);
+    expect([at.status, at.body.data?.orderType]).toEqual([200, 'Pickup']);
+    const none = await world.hosted('GET', `${S}/Drone`);
+    expect([none.status, none.body.message]).toEqual([404, `Store ${DEMO_STORE_ID} has no order type Drone; it has Pickup, Delivery (GET /Stores/${DEMO_STORE_ID}/OrderTypes).`]);
+  }); // prettier-ignore
+
   it('estimates when an order would be ready, in the store’s hours', async () => {
     const path = `/Stores/${DEMO_STORE_ID}/OrderTypes/Pickup/EstimatedTime`;
     const open = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent('2030-12-03T18:30:00-05:00')}`);
