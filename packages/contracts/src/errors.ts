@@ -285,7 +285,7 @@ export const ERROR_CODES = {
   capture_amount_zero: {
     status: 422,
     description:
-      'A capture of 0 cents captures nothing; capture at least 1 cent of the authorization, or void it at the gateway.',
+      'A capture of 0 cents and no tip captures nothing; capture at least 1 cent of the authorization or a tip, or void it at the gateway.',
   },
   capture_exceeds_authorization: {
     status: 422,

@@ -1,13 +1,13 @@
 import { defineCapability } from '../../http/api.ts';
 import { keepSentBodies } from '../ignored-fields.ts';
-import { queryNamesAnyCase } from '../query-names.ts';
+import { queryAnyCase } from '../query-any-case.ts';
 import { registerMenusRoute } from './menus.route.ts';
 import { registerMenuOutOfStockRoute } from './out-of-stock.route.ts';
 
 /** `/Menus/*`: a store's menus (hosted Menu API). */
 export const hostedMenusCapability = defineCapability('/Menus', (scope) => {
   keepSentBodies(scope);
-  queryNamesAnyCase(scope);
+  queryAnyCase(scope);
   registerMenusRoute(scope);
   registerMenuOutOfStockRoute(scope);
 });

@@ -275,3 +275,20 @@ describe('Menu API access', () => {
     expect(forbidden.body.messagesDetails[0].id).toBe('insufficient_scope');
   });
 });
+
+describe('menu names in the path', () => {
+  it('matches a menu name exactly, case included (a store may have "Main" and "main"), and names the menu a 404 differs from only in case', async () => {
+    for (const path of ['/Menus/main', '/Menus/MAIN/OutOfStock']) {
+      const res = await suite.world.hosted('GET', path);
+      expect([path, res.status, codeOf(res), res.body.message]).toEqual([path, 404, 'not_found', `The store has no menu named "${path.split('/')[2]}"; menu names match exactly, case included: did you mean "Main"?`]);
+    }
+    const patched = await suite.world.hosted('PATCH', '/Menus/mAIN', { body: [{ op: 'replace', path: '/isAvailable', value: true }] });
+    expect([patched.status, patched.body.message]).toEqual([404, 'The store has no menu named "mAIN"; menu names match exactly, case included: did you mean "Main"?']);
+    expect((await suite.world.hosted('GET', '/Menus/Brunch')).body.message).toBe('The store has no menu named "Brunch".');
+    // "main" is another name: a menu of it can be created beside Main, and each is found by its own.
+    expect((await create(menu({ displayName: 'main', serviceTypes: ['Menufy'] }))).status).toBe(201);
+    expect((await suite.world.hosted('GET', '/Menus/main')).body.data).toMatchObject({ displayName: 'main', serviceTypes: ['Menufy'] });
+    expect((await suite.world.hosted('GET', '/Menus/Main')).body.data.displayName).toBe('Main');
+    expect((await suite.world.hosted('GET', '/Menus/MAIN')).body.message).toBe('The store has no menu named "MAIN"; menu names match exactly, case included: did you mean "Main" or "main"?');
+  }); // prettier-ignore
+});

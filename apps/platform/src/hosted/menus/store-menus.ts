@@ -86,7 +86,21 @@ export async function shadowedServiceTypes(db: DbOrTx, row: MenuRow, path: strin
   });
 }
 
-const noMenu = (name: string) => new ApiError('not_found', `The store has no menu named "${name}".`);
+/**
+ * 404 for a menu name the store does not have. Menu names are identifiers matched exactly, case
+ * included (a store may have both "Main" and "main"), so one that differs only in case is named.
+ */
+async function noMenu(db: DbOrTx, storeId: number, name: string): Promise<ApiError> {
+  const near = await db
+    .select({ name: hostedMenus.name })
+    .from(hostedMenus)
+    .where(and(eq(hostedMenus.storeId, storeId), sql`lower(${hostedMenus.name}) = lower(${name})`))
+    .orderBy(asc(hostedMenus.name));
+  const hint = near.length
+    ? `; menu names match exactly, case included: did you mean ${near.map((m) => `"${m.name}"`).join(' or ')}?`
+    : '.';
+  return new ApiError('not_found', `The store has no menu named "${name}"${hint}`);
+}
 
 export async function findStoreMenu(
   db: DbOrTx,
@@ -99,7 +113,7 @@ export async function findStoreMenu(
     .from(hostedMenus)
     .where(and(eq(hostedMenus.storeId, storeId), eq(hostedMenus.name, name)));
   const [row] = forUpdate ? await query.for('update') : await query;
-  if (!row) throw noMenu(name);
+  if (!row) throw await noMenu(db, storeId, name);
   return row;
 }
 

@@ -101,7 +101,7 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     const o = await newOrder();
     const none = await o.pay(card('4242', 'FULL_CAPTURE', 1000));
     expect([none.status, codeOf(none)]).toEqual([409, 'capture_without_authorization']);
-    expect(none.body.messagesDetails[0].message).toBe(`The Visa card ending 4242 has no authorization on order ${o.id} to capture; send its AUTHORIZATION first.`);
+    expect(none.body.messagesDetails[0].message).toBe(`The Visa card ending 4242 has no authorization on order ${o.id} to capture; send its AUTHORIZATION first (one of 0 cents and no tip is a card check, not an authorization to capture: authorize at least the tip).`);
     expect((await o.pay(card('1111', 'SALE', 1000))).status).toBe(200);
     const ofSale = await o.pay(card('1111', 'FULL_CAPTURE', 1000));
     expect([ofSale.status, codeOf(ofSale)]).toEqual([409, 'capture_without_authorization']);
@@ -116,13 +116,13 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     expect((await o.pay(card('3333', 'FULL_CAPTURE', 100))).body.data.payments).toHaveLength(3);
   });
 
-  it('refuses a capture of 0 cents (422 capture_amount_zero), records nothing and leaves the authorization to capture; 1 cent captures', async () => {
+  it('refuses a capture of 0 cents and no tip (422 capture_amount_zero), records nothing and leaves the authorization to capture; 1 cent captures', async () => {
     const o = await newOrder();
     expect((await o.pay(card('4242', 'AUTHORIZATION', 800))).status).toBe(200);
-    for (const [type, tip] of [['FULL_CAPTURE', 0], ['PARTIAL_CAPTURE', 0], ['PARTIAL_CAPTURE', 150]] as const) {
-      const zero = await o.pay(card('4242', type, 0, tip));
-      expect([type, tip, zero.status, codeOf(zero)]).toEqual([type, tip, 422, 'capture_amount_zero']);
-      expect(zero.body.messagesDetails[0].message).toBe('A capture of 0 cents captures nothing: send a capture of 1 to 800 cents of the Visa card ending 4242\'s authorization (the tip goes in transaction.tip), or void the authorization at your gateway to release it.');
+    for (const type of ['FULL_CAPTURE', 'PARTIAL_CAPTURE']) {
+      const zero = await o.pay(card('4242', type, 0, 0));
+      expect([type, zero.status, codeOf(zero)]).toEqual([type, 422, 'capture_amount_zero']);
+      expect(zero.body.messagesDetails[0].message).toBe('A capture of 0 cents and no tip captures nothing: capture 1 to 800 cents of the Visa card ending 4242\'s authorization, or a tip (transaction.tip), or void the authorization at your gateway to release it.');
     }
     expect(await o.rows()).toHaveLength(1);
     expect(await o.read()).toMatchObject({ paymentTotal: 800, payments: [{ amount: 800 }] });
@@ -135,6 +135,30 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     expect(failed.status).toBe(200);
     expect(failed.body.data).toMatchObject({ paymentTotal: 301 });
   });
+
+  it('captures a tip alone: an order paid by other means, the card authorized for 0 cents and a tip, then captured with the final tip', async () => {
+    const o = await newOrder();
+    expect((await o.pay(card('1111', 'SALE', o.total))).body.data).toMatchObject({ paymentTotal: o.total, tipTotal: 0 });
+    const auth = await o.pay(card('4242', 'AUTHORIZATION', 0, 300));
+    expect([auth.status, auth.body.data?.tipTotal, auth.body.data?.payments?.length]).toEqual([200, 300, 2]);
+    const nothing = await o.pay(card('4242', 'FULL_CAPTURE', 0, 0));
+    expect([nothing.status, nothing.body.messagesDetails[0]?.message]).toEqual([422, "A capture of 0 cents and no tip captures nothing: capture the tip (transaction.tip) the Visa card ending 4242 authorized, or void the authorization at your gateway to release it."]);
+    // A card check (0 cents, no tip) is not an authorization to capture, and the message says so.
+    expect((await o.pay(card('5555', 'AUTHORIZATION', 0))).status).toBe(200);
+    const check = await o.pay(card('5555', 'FULL_CAPTURE', 0, 200));
+    expect([check.status, codeOf(check), check.body.messagesDetails[0]?.message]).toEqual([409, 'capture_without_authorization', expect.stringContaining('a card check')]);
+    // The tip the customer wrote on the receipt replaces the authorized one.
+    const captured = await o.pay(card('4242', 'FULL_CAPTURE', 0, 450));
+    expect(captured.status, captured.text).toBe(200);
+    expect(captured.body.message).toBe(`The authorization of the Visa card ending 4242 was captured: payment 2 of order ${o.id} is 0 cents and a 450 cents tip.`);
+    expect(captured.body.data).toMatchObject({ paymentTotal: o.total, tipTotal: 450, payments: [{ paymentNumber: 1, amount: o.total, tip: 0 }, { paymentNumber: 2, amount: 0, tip: 450, last4Digits: '4242' }] });
+    expectReconciled(captured.body.data);
+    expect(await o.read()).toEqual(captured.body.data);
+    const rows = await o.rows();
+    expect(rows.filter((r) => r.cardKey !== 'visa|5555|12|2029').map((r) => [r.type, r.amount, r.tip, r.authorizationId === rows[1]!.id])).toEqual([['SALE', o.total, 0, false], ['AUTHORIZATION', 0, 300, false], ['FULL_CAPTURE', 0, 450, true]]);
+    // Captured once: the card has paid.
+    expect(codeOf(await o.pay(card('4242', 'FULL_CAPTURE', 0, 500)))).toBe('card_already_applied');
+  }); // prettier-ignore
 
   it('records a zero-amount success (a card check) without using up the card', async () => {
     const o = await newOrder();

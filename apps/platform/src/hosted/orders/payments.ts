@@ -139,15 +139,21 @@ async function captureAuthorization(
       'capture_without_authorization',
       auth
         ? `The ${cardName(card)} paid order ${order.id} with a ${auth.type}, which needs no capture.`
-        : `The ${cardName(card)} has no authorization on order ${order.id} to capture; send its AUTHORIZATION first.`,
+        : `The ${cardName(card)} has no authorization on order ${order.id} to capture; send its AUTHORIZATION first (one of 0 cents and no tip is a card check, not an authorization to capture: authorize at least the tip).`,
     );
   }
   if (auth.captured) throw alreadyApplied();
-  // As at Stripe (amount_to_capture > 0): a capture of 0 would leave a payment of nothing and use the card up.
-  if (t.amount === 0) {
+  // A capture of 0 and no tip would leave a payment of nothing and use the card up (Stripe refuses an
+  // amount_to_capture of 0 too). Tips are apart from the amount here, so 0 cents with a tip is a real
+  // capture: the card of an order paid by other means (credits, another card) that carries the tip.
+  if (t.amount === 0 && t.tip === 0) {
+    const what =
+      auth.amount > 0
+        ? `1 to ${auth.amount} cents of the ${cardName(card)}'s authorization, or a tip (transaction.tip)`
+        : `the tip (transaction.tip) the ${cardName(card)} authorized`;
     throw new ApiError(
       'capture_amount_zero',
-      `A capture of 0 cents captures nothing: send a capture of 1 to ${auth.amount} cents of the ${cardName(card)}'s authorization (the tip goes in transaction.tip), or void the authorization at your gateway to release it.`,
+      `A capture of 0 cents and no tip captures nothing: capture ${what}, or void the authorization at your gateway to release it.`,
     );
   }
   // Captured for at most the authorized amount, the payments stay within the total.

@@ -1,5 +1,5 @@
 import { defineCapability } from '../../http/api.ts';
-import { queryNamesAnyCase } from '../query-names.ts';
+import { queryAnyCase } from '../query-any-case.ts';
 import { registerDeliveryMetricsRoute } from './delivery-metrics.route.ts';
 import { registerEmailRoute } from './email.route.ts';
 import { registerPostEmailRoute } from './post-email.route.ts';
@@ -13,7 +13,7 @@ import { registerSystemConfigurationRoute } from './system-configuration.route.t
 
 /** `/Stores/*`: the hosted Store API (search, a store, its service types, system message, zones, credentials, order types). */
 export const hostedStoresCapability = defineCapability('/Stores', (scope) => {
-  queryNamesAnyCase(scope);
+  queryAnyCase(scope);
   registerStoresRoute(scope);
   registerServiceTypesRoute(scope);
   registerSystemConfigurationRoute(scope);

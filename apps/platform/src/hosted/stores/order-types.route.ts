@@ -4,21 +4,13 @@ import {
   getStoreOrderType,
   listStoreOrderTypes,
   patchStoreOrderType,
-  type StoreOrderType,
 } from '@stream/contracts/apis/hr-stores/index';
 import { authOf } from '../../auth/bearer.ts';
 import { stores } from '../../db/schema/index.ts';
-import { ApiError } from '../../http/errors.ts';
 import { mount } from '../../http/route.ts';
-import { findGrantedStore, type HostedStore } from '../access.ts';
+import { findGrantedStore } from '../access.ts';
 import { hostedAnswer, plural } from '../answer.ts';
-import { offeredFor } from './order-types.ts';
-
-function orderTypeOf(store: HostedStore, id: string): StoreOrderType {
-  const found = store.orderTypes.find((t) => t.id === id);
-  if (!found) throw new ApiError('not_found', `Store ${store.id} has no order type ${id}.`);
-  return found;
-}
+import { offeredFor, orderTypeNamed } from './order-types.ts';
 
 /** GET /Stores/{id}/OrderTypes; GET, PATCH /Stores/{id}/OrderTypes/{orderType} */
 export function registerOrderTypesRoute(app: FastifyInstance): void {
@@ -31,7 +23,7 @@ export function registerOrderTypesRoute(app: FastifyInstance): void {
   });
   mount(app, getStoreOrderType, async (req) => {
     const store = await findGrantedStore(db, authOf(req), req.params.id);
-    const type = orderTypeOf(store, req.params.orderType);
+    const type = orderTypeNamed(store.id, store.orderTypes, req.params.orderType);
     return hostedAnswer(type, `Order type ${type.id}.`);
   });
   mount(app, patchStoreOrderType, async (req) => {
@@ -39,7 +31,7 @@ export function registerOrderTypesRoute(app: FastifyInstance): void {
     // Read, change and write the store's order types under its row lock: two patches apply in turn.
     const changed = await db.transaction(async (tx) => {
       const store = await findGrantedStore(tx, auth, req.params.id, true);
-      const type = { ...orderTypeOf(store, req.params.orderType), ...req.body.data };
+      const type = { ...orderTypeNamed(store.id, store.orderTypes, req.params.orderType), ...req.body.data };
       const orderTypes = store.orderTypes.map((t) => (t.id === type.id ? type : t));
       await tx
         .update(stores)

@@ -8,6 +8,27 @@ import { ApiError } from '../../http/errors.ts';
  * `OrderTypes` and `EstimatedTime` answer is what an order gets.
  */
 
+/**
+ * The order type `/Stores/{id}/OrderTypes/{orderType}` names: the one of that id, else the one whose id
+ * differs only in case (`pickup` for `Pickup`). The ids are the company file's, but in practice the
+ * spec's closed list of order types (Pickup, Delivery, ...), which .NET binds in any case; two ids
+ * that differ only in case name neither, and the 404 lists the ids.
+ */
+export function orderTypeNamed(
+  storeId: number,
+  types: readonly StoreOrderType[],
+  id: string,
+): StoreOrderType {
+  const lower = id.toLowerCase();
+  const found = types.find((t) => t.id === id) ?? onlyOne(types.filter((t) => t.id.toLowerCase() === lower));
+  if (found) return found;
+  throw new ApiError(
+    'not_found',
+    `Store ${storeId} has no order type ${id}; it has ${types.map((t) => t.id).join(', ') || 'none'} (GET /Stores/${storeId}/OrderTypes).`,
+  );
+}
+const onlyOne = <T>(list: T[]): T | undefined => (list.length === 1 ? list[0] : undefined);
+
 /** Offered for the service type (`None` in its list: for every one). */
 export const offeredFor = (type: Pick<StoreOrderType, 'serviceTypes'>, serviceType: ServiceType): boolean =>
   type.serviceTypes.includes(serviceType) || type.serviceTypes.includes('None');

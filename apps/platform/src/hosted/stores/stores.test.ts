@@ -127,6 +127,24 @@ describe('query parameters', () => {
     const none = await world.hosted('GET', `${S}?verbose=1`);
     expect([none.status, none.body.messagesDetails]).toEqual([200, [{ id: 'querystring.verbose', message: 'verbose is not a parameter of this call; it was ignored. It takes none.', messageType: 'WARNING' }]]);
   }); // prettier-ignore
+
+  it('take a value of a closed list (distanceUOM, serviceType, includeStageTimes) in any case, answered in the list\'s spelling', async () => {
+    const S = `/Stores/${DEMO_STORE_ID}`;
+    const address = 'streetNumber=350&streetName=W%2024th%20St&city=New%20York&state=NY&postalCode=10011';
+    for (const unit of ['KM', 'Km', 'km']) {
+      const res = await world.hosted('GET', `${S}/DeliveryMetrics?${address}&distanceUOM=${unit}`);
+      expect([unit, res.status, res.body.data?.distanceUOM, res.body.data?.distance, res.body.messagesDetails]).toEqual([unit, 200, 'km', 0.28, []]);
+    }
+    const types = await world.hosted('GET', `${S}/OrderTypes?serviceType=grubhub`);
+    expect([types.status, types.body.data?.map((t: { id: string }) => t.id)]).toEqual([200, ['Pickup']]);
+    const menus = await world.hosted('GET', '/Menus?SERVICETYPE=DOORDASH');
+    expect([menus.status, menus.body.data?.length]).toEqual([200, (await world.hosted('GET', '/Menus?serviceType=DoorDash')).body.data.length]);
+    const orders = await world.hosted('GET', '/Orders?includeStageTimes=TRUE&serviceType=doordash');
+    expect([orders.status, orders.body.messagesDetails]).toEqual([200, []]);
+    // A value outside the list is still 400, naming the values it takes.
+    const furlong = await world.hosted('GET', `${S}/DeliveryMetrics?${address}&distanceUOM=furlong`);
+    expect([furlong.status, furlong.body.messagesDetails[1]]).toEqual([400, { id: 'querystring.distanceUOM', message: expect.stringMatching(/mi.*km/), messageType: 'ERROR' }]);
+  }); // prettier-ignore
 });
 
 describe('a store', () => {
@@ -217,6 +235,20 @@ describe('zones, credentials and order types', () => {
     expect((await world.hosted('GET', path)).body.data).toMatchObject({ ...set, serviceTypes: ['DoorDash', 'UberEats'] });
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`)).status).toBe(404);
     expect((await world.hosted('PATCH', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone`, { body: { data: { estimatedTime: 5 } } })).status).toBe(404);
+  }); // prettier-ignore
+
+  it('finds an order type named in the path in any case (pickup is Pickup), answered by its own id', async () => {
+    const S = `/Stores/${DEMO_STORE_ID}/OrderTypes`;
+    const got = await world.hosted('GET', `${S}/delivery`);
+    expect([got.status, got.body.data?.id, got.body.message]).toEqual([200, 'Delivery', 'Order type Delivery.']);
+    const patched = await world.hosted('PATCH', `${S}/DELIVERY`, { body: { data: { estimatedTime: 50 } } });
+    expect([patched.status, patched.body.data?.id, patched.body.data?.estimatedTime]).toEqual([200, 'Delivery', 50]);
+    // The patch changed the one order type, not a second one spelled DELIVERY.
+    expect((await world.hosted('GET', S)).body.data.map((t: { id: string; estimatedTime: number }) => [t.id, t.estimatedTime])).toEqual([['Pickup', 20], ['Delivery', 50]]);
+    const at = await world.hosted('GET', `${S}/PICKUP/EstimatedTime?desiredDueTime=${encodeURIComponent('2030-12-03T18:30:00-05:00')}`);
+    expect([at.status, at.body.data?.orderType]).toEqual([200, 'Pickup']);
+    const none = await world.hosted('GET', `${S}/Drone`);
+    expect([none.status, none.body.message]).toEqual([404, `Store ${DEMO_STORE_ID} has no order type Drone; it has Pickup, Delivery (GET /Stores/${DEMO_STORE_ID}/OrderTypes).`]);
   }); // prettier-ignore
 
   it('estimates when an order would be ready, in the store’s hours', async () => {

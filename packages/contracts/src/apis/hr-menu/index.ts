@@ -17,7 +17,11 @@ const common = {
 const STORE = `Name the store in \`X-Store\`; a store of a company not granted to you is 404 \`not_found\`.`;
 const headers = StoreHeaders;
 const menuName = z.object({
-  menuName: z.string().min(1).max(100).meta({ description: "The menu's `displayName`." }),
+  menuName: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ description: "The menu's `displayName`, matched exactly, case included." }),
 });
 const serviceTypeQuery = z.object({
   serviceType: ServiceType.optional().meta({

@@ -376,10 +376,10 @@ export const applyCreditCardPayment = defineOperation({
 (brand, last 4 digits, expiry) one payment of the order: its \`amount\` counts in \`paymentTotal\`, its \`tip\` in
 \`tipTotal\`; a second one with the card is 409 \`card_already_applied\`, and one that would take \`paymentTotal\` past
 \`total\` is 422 \`payment_exceeds_balance\`. A \`FULL_CAPTURE\` or \`PARTIAL_CAPTURE\` completes the card's authorization
-(or points reservation): its amount (1 cent up to the authorized one, else 422 \`capture_amount_zero\` or
-\`capture_exceeds_authorization\`) and tip replace
-the authorized ones in the same payment; with no uncaptured authorization of the card it is 409
-\`capture_without_authorization\`. Voids, reversals, refunds and releases are 422 \`transaction_type_not_accepted\`. A
+(or points reservation): its amount (up to the authorized one, else 422 \`capture_exceeds_authorization\`) and tip
+replace the authorized ones in the same payment. A capture of 0 cents with a tip captures the tip alone (a card that
+carries only the tip of an order paid by other means); 0 cents and no tip is 422 \`capture_amount_zero\`. With no
+uncaptured authorization of the card it is 409 \`capture_without_authorization\`. Voids, reversals, refunds and releases are 422 \`transaction_type_not_accepted\`. A
 \`FAILURE\`, or a success of 0 cents and no tip (a card check), is recorded and pays nothing. A cancelled or rejected order
 is 409 \`conflict\`. Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was and records
 nothing.

@@ -349,7 +349,9 @@ const exampleOrderType = {
   orderChannels: [{ id: 'web', name: 'Website' }],
 };
 const orderTypeParams = storeParams.extend({
-  orderType: MenuObjectId.meta({ description: 'The order type id.' }),
+  orderType: MenuObjectId.meta({
+    description: 'The order type id, in any case (`pickup` is `Pickup`); an exact match wins.',
+  }),
 });
 
 export const listStoreOrderTypes = defineOperation({
