@@ -8,7 +8,8 @@ import type { HostedMessage } from '@stream/contracts/envelopes';
  * Without this a parameter in another case was dropped without a word and its default answered
  * (5 miles, `mi`, every order type): wrong data, not an error; and a value in another case was a 400
  * for a value the call plainly names. A parameter the call does not take is named in a WARNING; a
- * value outside the list is left for the contract to refuse (400, naming the values).
+ * value outside the list is left for the contract to refuse (400, naming the values). Header values
+ * of a closed list (`X-Service-Type`) are read in any case the same way.
  */
 
 declare module 'fastify' {
@@ -64,9 +65,31 @@ function shapeOf(req: FastifyRequest): QueryShape {
   return shape;
 }
 
+/** A call's headers whose values are a closed list (`x-service-type`), by header name. */
+const headerValuesBySchema = new WeakMap<object, [string, Map<string, string>][]>();
+function headerValuesOf(req: FastifyRequest): [string, Map<string, string>][] {
+  const schema = req.routeOptions.schema?.headers as { shape?: Record<string, ZodLike> } | undefined;
+  if (!schema) return [];
+  let listed = headerValuesBySchema.get(schema);
+  if (!listed) {
+    listed = Object.entries(schema.shape ?? {}).flatMap(([name, field]) => {
+      const values = closedValues(field);
+      return values ? [[name.toLowerCase(), values] as [string, Map<string, string>]] : [];
+    });
+    headerValuesBySchema.set(schema, listed);
+  }
+  return listed;
+}
+
 export function queryAnyCase(scope: FastifyInstance): void {
   // Callback hooks: an async one costs a promise per request on the hot PriceOrder path.
   scope.addHook('preValidation', (req, _reply, done) => {
+    // Header values of a closed list too: `X-Service-Type: doordash` is DoorDash, as in the query.
+    for (const [name, values] of headerValuesOf(req)) {
+      const sent = req.headers[name];
+      const listed = typeof sent === 'string' ? values.get(sent.toLowerCase()) : undefined;
+      if (listed !== undefined) req.headers[name] = listed;
+    }
     const query = req.query as Record<string, unknown>;
     let shape: QueryShape | undefined;
     for (const sent of Object.keys(query)) {

@@ -145,7 +145,7 @@ describe('POST /PriceOrder', () => {
     expect((await suite.world.hosted('POST', '/PriceOrder', { token: grant.access_token, store: 9999, serviceType: 'DoorDash', body: { data: order() } })).status).toBe(401);
   }); // prettier-ignore
 
-  it('needs X-Service-Type and the orders scope', async () => {
+  it('needs X-Service-Type (its value in any case) and the orders scope', async () => {
     const res = await suite.world.hosted('POST', '/PriceOrder', { body: { data: order() } });
     expect(res.status).toBe(400);
     expect(res.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-service-type');
@@ -153,6 +153,10 @@ describe('POST /PriceOrder', () => {
     expect(res.body.messagesDetails[1]).toEqual({ id: 'headers.x-service-type', message: `is required: the service type, one of ${types}`, messageType: 'ERROR' });
     const wrong = await suite.world.hosted('POST', '/PriceOrder', { serviceType: 'Uber', body: { data: order() } });
     expect(wrong.body.messagesDetails[1]).toEqual({ id: 'headers.x-service-type', message: `must be a service type, one of ${types}; "Uber" is not one`, messageType: 'ERROR' });
+    // Its value in any case, as query values are: the order is priced for DoorDash.
+    const exact = await suite.world.hosted('POST', '/PriceOrder', { serviceType: 'DoorDash', body: { data: order() } });
+    const lower = await suite.world.hosted('POST', '/PriceOrder', { serviceType: 'doordash', body: { data: order() } });
+    expect([lower.status, lower.body.data?.total, lower.body.data?.serviceType]).toEqual([200, exact.body.data.total, exact.body.data.serviceType]);
     const menuOnly = await suite.world.partner.tokenWith(['menu']);
     const forbidden = await suite.world.hosted('POST', '/PriceOrder', {
       token: menuOnly,
