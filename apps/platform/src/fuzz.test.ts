@@ -266,9 +266,8 @@ function casesFrom(op: Operation, real: boolean): fc.Arbitrary<Case> {
   return fc.oneof(...options);
 }
 
-/** Signed webhooks: a partner's, and a certification run's inbox (open by the contract, but it checks the signature). */
-const signed = (op: Operation) =>
-  op.security.kind === 'webhook-signature' || op.operationId === 'receiveCertificationWebhook';
+/** Signed webhooks: a partner's, and a certification run's inbox. */
+const signed = (op: Operation) => op.security.kind === 'webhook-signature';
 
 /** Missing, wrong or hostile headers: content type and encoding, credentials, the operation's own. */
 function headerCases(

@@ -95,6 +95,9 @@ export type ApiDoc = keyof typeof API_DOCS;
  * Who authenticates how:
  * - `bearer`: a Partner API JWT from `POST /oauth/token` carrying every listed scope.
  * - `webhook-signature`: `Stream-Webhook-Signature`, HMAC-SHA256 of the raw body (partner -> platform).
+ *   Checked before the handler, for the partner its `partner_id` or `partner_slug` parameter names;
+ *   `checkedBy: 'handler'` where the handler checks it itself (a certification run's inbox keeps each
+ *   webhook with its verdict before refusing it, and its partner is the run's).
  * - `event-signature`: `X-Stream-Signature` on events the platform sends to an event provider.
  * - `merchant-bearer`: the merchant's access token a POS or DSP issued the platform over OAuth.
  * - `client-credentials`: client_id and client_secret in the body (OAuth token endpoints).
@@ -102,7 +105,7 @@ export type ApiDoc = keyof typeof API_DOCS;
  */
 export type Security =
   | { kind: 'bearer'; scopes: readonly Scope[] }
-  | { kind: 'webhook-signature' }
+  | { kind: 'webhook-signature'; checkedBy?: 'handler' }
   | { kind: 'event-signature' }
   | { kind: 'merchant-bearer' }
   | { kind: 'client-credentials' }

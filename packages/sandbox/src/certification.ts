@@ -12,7 +12,10 @@ import type { Sim } from './sim.ts';
  * with what that URL answered. So the simulators pass their own certification unattended.
  */
 
-type Build = (sim: Sim, t: CertificationTrigger) => Record<string, unknown>;
+type Build = (
+  sim: Sim,
+  t: CertificationTrigger,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 const need = (value: string | undefined, field: string, type: string): string => {
   if (value) return value;
@@ -65,7 +68,8 @@ const BUILDERS: Record<Sim['kind'], Record<string, Build>> = {
     }),
   },
   dsp: {
-    new_order: (sim, t) => dspWebhookFrom(withMenuItems(sim, { type: t.type, location_id: location(t) })),
+    new_order: async (sim, t) =>
+      dspWebhookFrom(await withMenuItems(sim, { type: t.type, location_id: location(t) })),
     cancel_order: (_sim, t) => ({
       type: t.type,
       location_id: location(t),
@@ -111,7 +115,7 @@ export function registerCertificationTrigger(app: FastifyInstance, sim: Sim): vo
     }
     const secret = sim.opts.webhookSecret;
     if (!secret) throw new SandboxError('conflict', 'This sandbox has no webhook secret to sign with.');
-    const answer = await sendWebhook(trigger.webhook_url, '', secret, build(sim, trigger));
+    const answer = await sendWebhook(trigger.webhook_url, '', secret, await build(sim, trigger));
     return reply.status(202).send({ sent: trigger.type, answer });
   });
 }

@@ -4,7 +4,6 @@ import { registerCertificationTrigger } from './certification.ts';
 import { CONTROL_PREFIX, registerControl } from './control.ts';
 import { registerDsp } from './dsp.ts';
 import { registerEvents } from './events.ts';
-import { recallPublishedMenus } from './menus.ts';
 import { prepareScope, redact } from './http.ts';
 import { resolveOptions, type SandboxKind, type SandboxOptions } from './options.ts';
 import { registerPos } from './pos.ts';
@@ -79,7 +78,6 @@ export function buildSandbox(kind: SandboxKind, options: SandboxOptions): Fastif
       return payload;
     });
 
-    recallPublishedMenus(app, sim); // only a DSP is given publishedMenus
     registerControl(app, sim);
     REGISTER[kind](app, sim);
     registerCertificationTrigger(app, sim);

@@ -51,7 +51,7 @@ export function registerDspMenus(app: FastifyInstance, sim: Sim): void {
   route(app, dspGetMenuFile, async (req) => {
     sim.authenticate(req);
     const { location_id } = parse(dspGetMenuFile, req).query;
-    const downloaded = menuState(sim).downloads.get(location_id);
+    const downloaded = (await recalledMenus(sim)).get(location_id);
     if (!downloaded)
       throw new SandboxError('not_found', `No menu was published to store ${location_id} yet.`);
     return downloaded.menu_file;
@@ -120,23 +120,22 @@ function keepMenu(sim: Sim, menu: PublishedMenu): void {
 }
 
 /**
- * A DSP simulator starting again remembers the menus published to it before (`publishedMenus`). Read
- * before its first request is handled, not when it is registered: a platform on PORT=0 knows its
- * address, which the menus' `download_url`s start with, only once it listens. A failed read is tried
- * again on the next request.
+ * The menus this DSP serves, with those recorded where it was published to (`publishedMenus`: a
+ * mounted DSP reads the platform's database). Read again at every read of its menus, not once: a
+ * restarted DSP recalls what was published before it started, and a platform running several
+ * processes over one database publishes some menus through another process's simulator, which this
+ * one never receives. Per store the newer wins: a recorded menu replaces one this simulator kept only
+ * if it was recorded after that one was downloaded. Read when a request asks for the menus, never at
+ * registration: a platform on PORT=0 knows its address, which the `download_url`s start with, only
+ * once it listens. A failed read fails that request; the next one reads again.
  */
-export function recallPublishedMenus(app: FastifyInstance, sim: Sim): void {
+export async function recalledMenus(sim: Sim): Promise<Map<string, DownloadedMenu>> {
+  const { downloads } = menuState(sim);
   const { publishedMenus } = sim.opts;
-  if (!publishedMenus) return;
-  let recalled: Promise<void> | undefined;
-  app.addHook('onRequest', async () => {
-    recalled ??= publishedMenus().then(
-      (menus) => menus.forEach((menu) => keepMenu(sim, menu)),
-      (err: unknown) => {
-        recalled = undefined;
-        throw err;
-      },
-    );
-    await recalled;
-  });
+  if (!publishedMenus) return downloads;
+  for (const menu of await publishedMenus()) {
+    const kept = downloads.get(menu.location_id);
+    if (!kept || Date.parse(menu.time) > Date.parse(kept.time)) keepMenu(sim, menu);
+  }
+  return downloads;
 }

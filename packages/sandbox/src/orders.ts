@@ -12,7 +12,7 @@ import {
 import { SandboxError, check, parse, route } from './http.ts';
 import { WEBHOOK_PATHS, sendDspWebhook, sendSigned, type PlatformAnswer } from './send.ts';
 import { DEMO_CATALOG } from './catalog.ts';
-import { menuState, receivePublish } from './menus.ts';
+import { menuState, recalledMenus, receivePublish } from './menus.ts';
 import { withMenuItems as fillFromMenu } from './menu-order.ts';
 import type { Sim } from './sim.ts';
 import type { HeldOrder, OrderBehavior } from './state.ts';
@@ -288,14 +288,16 @@ export function registerOrderControl(control: FastifyInstance, sim: Sim, prefix:
     control.delete(`${prefix}/catalog`, async () => changeCatalog(structuredClone(DEMO_CATALOG)));
   }
   if (sim.kind === 'dsp') {
-    control.get(`${prefix}/menus`, async () => ({ menus: [...menuState(sim).downloads.values()] }));
+    control.get(`${prefix}/menus`, async () => ({ menus: [...(await recalledMenus(sim)).values()] }));
     control.post(`${prefix}/send`, async (req) => {
       const { url, secret, ref } = sim.platform();
-      return sendDspWebhook(url, ref, secret, withMenuItems(sim, req.body));
+      return sendDspWebhook(url, ref, secret, await withMenuItems(sim, req.body));
     });
   }
 }
 
-/** {@link fillFromMenu} with the menus this DSP simulator downloaded. */
-export const withMenuItems = (sim: Sim, input: unknown): unknown =>
-  fillFromMenu(input, (storeId) => menuState(sim).downloads.get(storeId)?.menu_file);
+/** {@link fillFromMenu} with the menus this DSP simulator serves ({@link recalledMenus}). */
+export const withMenuItems = async (sim: Sim, input: unknown): Promise<unknown> => {
+  const menus = await recalledMenus(sim);
+  return fillFromMenu(input, (storeId) => menus.get(storeId)?.menu_file);
+};

@@ -636,6 +636,34 @@ describe('sandbox catalogs and menus', () => {
     expect(served.body).toEqual(EXAMPLE_MENU_FILE);
   }); // prettier-ignore
 
+  it('a DSP started again keeps reading the menus recorded since (published through another process), the newer per store winning', async () => {
+    const at = (minutes: number) => new Date(Date.now() - 60 * 60_000 + minutes * 60_000).toISOString(); // before any download here
+    const named = (name: string) => ({ ...structuredClone(EXAMPLE_MENU_FILE), menus: EXAMPLE_MENU_FILE.menus.map((m) => ({ ...m, name })) });
+    const recorded = [{ location_id: 'store-1001', download_url: 'http://x/1', time: at(0), menu_file: named('First') }];
+    const files = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(named('Taken here'))));
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    try {
+      const dsp = await start('dsp', { ...options, publishedMenus: async () => recorded });
+      const token = await tokenOf(dsp, 'stream-dsp');
+      const control = sandboxControl(dsp, client);
+      const served = async (store: string) => (await call('GET', `${dsp}/stream-dsp/v1/menuFileS3Url?location_id=${store}`, { token })).body;
+      expect(await served('store-1001')).toEqual(named('First'));
+      // Published through another process of the platform: this simulator never received it.
+      recorded.splice(0, 1, { location_id: 'store-1001', download_url: 'http://x/2', time: at(5), menu_file: named('Second') });
+      recorded.push({ location_id: 'store-1002', download_url: 'http://x/3', time: at(5), menu_file: named('Other store') });
+      expect(await served('store-1001')).toEqual(named('Second'));
+      expect((await control.menus()).map((m) => [m.location_id, m.download_url])).toEqual([['store-1001', 'http://x/2'], ['store-1002', 'http://x/3']]);
+      // A publish this simulator takes itself is newer than every recorded one: it is what it serves.
+      const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+      const published = await call('POST', `${dsp}/stream-dsp/v1/event`, { token, body: { type: 'location.publish', location_id: 'store-1001', download_url: `${base}/taken.json` } });
+      expect(published.status).toBe(200);
+      expect(await served('store-1001')).toEqual(named('Taken here'));
+      expect(await served('store-1002')).toEqual(named('Other store'));
+    } finally {
+      files.close();
+    }
+  }); // prettier-ignore
+
   it('the DSP downloads a published file, checks it, serves it back, and refuses publishes on command', async () => {
     const files = createServer((req, res) => {
       const valid = req.url === '/good.json';

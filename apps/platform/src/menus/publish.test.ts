@@ -47,6 +47,17 @@ async function publications(): Promise<{ _id: string; status: string; failure_co
   return (await api('GET', menus('publications'))).body.publications;
 }
 
+/** The object of a menu file with this stream_id, wherever it is nested. */
+function objectIn(node: unknown, streamId: string): Record<string, unknown> | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  if ((node as { stream_id?: unknown }).stream_id === streamId) return node as Record<string, unknown>;
+  for (const v of Object.values(node)) {
+    const found = objectIn(v, streamId);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Publishes now and waits for the outcome the POS is told (the `n`th menu event). */
 async function publish(n: number) {
   const res = await api('POST', menus('publish'));
@@ -267,6 +278,49 @@ describe('publishing a location menu', () => {
       Object.assign(MENU_PUBLISH, saved);
       w.dsp.answer = () => ({ status: 200, body: {} });
       w.pos.catalog = DEMO_CATALOG;
+    }
+  }); // prettier-ignore
+
+  it.each([
+    { type: 'item', id: 'itm-carnitas-1', kind: 'item' },
+    { type: 'category', id: 'cat-drinks', kind: 'category' },
+  ] as const)('publishes the menu as the POS last said it when a $type is turned off while a publish waits to retry, never the older file', async ({ type, id, kind }) => {
+    const saved = { ...MENU_PUBLISH };
+    // The DSP is down for the first try; the retry waits a minute unless the clock moves.
+    Object.assign(MENU_PUBLISH, { deadlineMs: 60 * 60_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    let down = true;
+    w.dsp.answer = (body) => (body.type === 'location.publish' && down ? { status: 503, body: {} } : { status: 200, body: {} });
+    const turn = (is_active: boolean) =>
+      postPos(w, { type: 'location.catalog.object.updated', object: { location_id: w.posLocation, object_id: id, object_type: type, object_update: { is_active } } });
+    const publicationOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
+    try {
+      const tried = publishes().length;
+      expect((await api('POST', menus('publish'))).status).toBe(202);
+      const refused = (await waitFor(() => publishes()[tried], 20_000, 'the publish the DSP refuses')).body as { download_url: string };
+      const events = posEvents().length;
+      expect((await turn(false)).status).toBe(204);
+      down = false;
+      await moveClock(w, 60_000);
+      const success = await waitFor(() => posEvents().slice(events).find((e) => e.type === 'menu.publish_success'), 20_000, 'the success');
+      const sent = publishes().slice(tried + 1).map((r) => (r.body as { download_url: string }).download_url);
+      // The DSP is never sent the file built before the update, only a new publication of the menu as it now is.
+      expect(sent.map(publicationOf)).not.toContain(publicationOf(refused.download_url));
+      const shown = objectIn((await call('GET', sent.at(-1)!)).body, streamIdOf(w.locationId, kind, id));
+      // A category turned off is in no file; an item turned off is in it, off.
+      if (kind === 'category') expect(shown).toBeUndefined();
+      else expect(shown).toMatchObject({ is_active: false });
+      const pubs = await publications();
+      expect(pubs.find((p) => p._id === (success as unknown as { data: { menu_id: string } }).data.menu_id)).toMatchObject({ status: 'published' });
+      const older = pubs.find((p) => p._id === publicationOf(refused.download_url)) as unknown as { status: string; failure_code: string; failure_reason: string };
+      expect(older).toMatchObject({ status: 'failed', failure_code: 'DSP_INTERNAL_FAILURE' });
+      expect(older.failure_reason).toContain('superseded');
+    } finally {
+      // Back on: a category is published again (its menu changes); wait for it, so the tests after count their own.
+      const events = posEvents().length;
+      expect((await turn(true)).status).toBe(204);
+      if (kind === 'category') await waitFor(() => posEvents()[events], 20_000, 'the category back on');
+      Object.assign(MENU_PUBLISH, saved);
+      w.dsp.answer = () => ({ status: 200, body: {} });
     }
   }); // prettier-ignore
 

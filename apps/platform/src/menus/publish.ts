@@ -296,11 +296,14 @@ export const menuPublish = defineDeadlineJobKind<z.infer<typeof PublishPayload>,
 
 /**
  * The store's publication in flight (a retry continues it), else a new one built from `catalog`:
- * `failed` at once when a local check refuses it, else `publishing` with its file. A publication in
- * flight built from an older catalog is not continued: the DSP never took it, so it ends `failed`
- * with what it met so far and the newer catalog is published instead (never lost). The catalog is
- * read with the object updates that stand over it (`catalogAsSaid`). A publish for a category or
- * modifier group update (`object.updated`) whose file is the store's last published one is none.
+ * `failed` at once when a local check refuses it, else `publishing` with its file. The file is built
+ * again at every attempt, from the latest catalog with the object updates that stand over it
+ * (`catalogAsSaid`): a publication in flight whose file is no longer that one (a newer catalog, or an
+ * object turned off or on while it waited to retry) is not continued, since the DSP never took it and
+ * must never be sent a menu older than one that exists. It ends `failed` with what it met so far, its
+ * reason saying what superseded it, and the newer file is published instead (never lost). A publish
+ * for a category or modifier group update (`object.updated`) whose file is the store's last published
+ * one is none.
  */
 async function startPublication(
   db: DbOrTx,
@@ -308,24 +311,34 @@ async function startPublication(
   catalog: CatalogRow,
   cause: string,
 ): Promise<Publication | undefined> {
-  const [open] = await db
-    .select()
-    .from(menuPublications)
-    .where(and(eq(menuPublications.bindingId, store.binding.id), eq(menuPublications.status, 'publishing')));
-  if (open?.catalogId === catalog.id) return open;
-  if (open) {
-    const superseded = `superseded by catalog version ${catalog.version} before the DSP took it`;
-    await finishPublication(
-      db,
-      open.id,
-      'failed',
-      open.failureCode ?? 'MENU_FAILURE_UNKNOWN',
-      open.failureReason ? `${open.failureReason}; ${superseded}` : superseded,
-    );
-  }
   const target = targetOf(store.location, store.dsp);
   const resolved = resolve((await catalogAsSaid(db, store.location, catalog)).catalog, target);
   const [rejection] = resolved.rejections;
+  const file = fileOf(resolved, target.form);
+  const [open] = await db
+    .select({
+      publication: menuPublications,
+      // Compared in SQL (jsonb equality ignores key order); a row without a file is never current.
+      current: sql<boolean>`coalesce(${menuPublications.file} = ${JSON.stringify(file)}::jsonb, false)`,
+    })
+    .from(menuPublications)
+    .where(and(eq(menuPublications.bindingId, store.binding.id), eq(menuPublications.status, 'publishing')));
+  if (open && !rejection && open.current && open.publication.catalogId === catalog.id)
+    return open.publication;
+  if (open) {
+    const superseded =
+      open.publication.catalogId === catalog.id
+        ? 'superseded by the object updates since it was built, before the DSP took it'
+        : `superseded by catalog version ${catalog.version} before the DSP took it`;
+    const { failureCode, failureReason } = open.publication;
+    await finishPublication(
+      db,
+      open.publication.id,
+      'failed',
+      failureCode ?? 'MENU_FAILURE_UNKNOWN',
+      failureReason ? `${failureReason}; ${superseded}` : superseded,
+    );
+  }
   const id = newId('mpub');
   const row = {
     id,
@@ -333,7 +346,7 @@ async function startPublication(
     locationId: store.location.id,
     catalogId: catalog.id,
     form: target.form,
-    file: fileOf(resolved, target.form),
+    file,
     cause,
   };
   if (cause === 'object.updated' && !rejection) {

@@ -91,7 +91,7 @@ const eventsOf = async (orderId: string) => {
 };
 
 describe('the sandbox DSP started again', () => {
-  it('remembers the menus published to it (read from the database), so its demo orders still order real items', async () => {
+  it('remembers the menus published to it (read from the database), and those published through another process since, so its demo orders still order real items', async () => {
     // A second mount over the same database: what a restarted platform mounts.
     const app = Fastify();
     app.decorate('ctx', world.platform.app.ctx);
@@ -105,6 +105,21 @@ describe('the sandbox DSP started again', () => {
       const after = (await restarted.menus()).find((m) => m.location_id === store);
       expect(after).toMatchObject({ valid: true, menu_file: before.menu_file });
       expect(after!.download_url).toMatch(/\/menu-files\/\w+\?expires=\d+&signature=[0-9a-f]{64}$/);
+
+      // A menu published afterwards through the other mount (another process over the same database):
+      // the restarted DSP serves it too, not only what it read on its first request.
+      const renamed = structuredClone(DEMO_CATALOG);
+      renamed.category![0]!.name = 'Renamed after the restart';
+      const shows = (name: string) => async (dsp: typeof restarted) =>
+        JSON.stringify((await dsp.menus()).find((m) => m.location_id === store)?.menu_file ?? null).includes(name);
+      try {
+        await world.pos.setCatalog(renamed);
+        await waitFor(() => shows('Renamed after the restart')(world.dsp), 20_000, 'the new menu at the DSP that took it');
+        await waitFor(() => shows('Renamed after the restart')(restarted), 20_000, 'the new menu at the restarted DSP');
+      } finally {
+        await world.pos.setCatalog(undefined);
+        await waitFor(async () => !(await shows('Renamed after the restart')(restarted)), 20_000, 'the demo menu back');
+      }
     } finally {
       await app.close();
     }

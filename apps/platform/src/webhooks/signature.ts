@@ -25,10 +25,11 @@ const MESSAGES: Record<SignatureProblem, string> = {
 /**
  * The `webhook-signature` security handler: the partner comes from the route's `partner_id` or
  * `partner_slug`, and the signature is checked over `req.rawBody` (the bytes as received, before
- * JSON parsing). On success `req.partner` is set.
+ * JSON parsing). On success `req.partner` is set. None for an operation whose handler checks it
+ * (`checkedBy: 'handler'`).
  */
 export function registerWebhookSignatures(app: FastifyInstance): void {
-  app.securityHandlers.set('webhook-signature', () => async (req) => {
+  const check = async (req: FastifyRequest) => {
     const header = req.headers[SIGNATURE_HEADER.toLowerCase()];
     const shape = signatureShape(header);
     if (shape) throw new ApiError(shape, MESSAGES[shape]);
@@ -47,7 +48,10 @@ export function registerWebhookSignatures(app: FastifyInstance): void {
     );
     if (problem) throw new ApiError(problem, MESSAGES[problem]);
     req.partner = partner;
-  });
+  };
+  app.securityHandlers.set('webhook-signature', (security) =>
+    security.kind === 'webhook-signature' && security.checkedBy === 'handler' ? undefined : check,
+  );
 }
 
 /**

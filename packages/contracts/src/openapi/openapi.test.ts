@@ -28,6 +28,16 @@ describe('the operations of every API', () => {
     }
   });
 
+  it("show the signature a certification run's inbox checks", () => {
+    const doc = buildOpenApiDocument('partner', ALL_OPERATIONS);
+    expect(doc.paths['/certification/runs/{run_id}/webhooks']?.post?.security).toEqual([
+      { webhookSignature: [] },
+    ]);
+    expect(doc.components.securitySchemes.webhookSignature).toMatchObject({
+      name: 'Stream-Webhook-Signature',
+    });
+  });
+
   it('have operationIds unique across all documents', () => {
     const ids = APIS.flatMap((api) =>
       operationsOf(buildOpenApiDocument(api, ALL_OPERATIONS)).map((op) => op.operationId),
@@ -277,6 +287,16 @@ describe('the checks catch broken contracts', () => {
     expect(checkOperations([createStore, createStore])).toEqual([
       'fixtureCreateStore: operationId used twice',
     ]);
+  });
+
+  it('reports an operation that checks a signature its security does not declare', () => {
+    const open = { ...createStore, security: { kind: 'none' }, errors: ['signature_mismatch'] } as Operation;
+    expect(checkOperation(open)).toEqual([
+      'fixtureCreateStore: answers signature_mismatch but its security is none: declare the signature it checks',
+    ]);
+    expect(
+      checkOperation({ ...open, security: { kind: 'webhook-signature', checkedBy: 'handler' } }),
+    ).toEqual([]);
   });
 
   it('reports dangling $refs and undeclared path parameters in a document', () => {

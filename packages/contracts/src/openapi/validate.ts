@@ -21,6 +21,12 @@ export function checkOperation(op: Operation): string[] {
   if (!op.description?.trim()) say('missing description');
   if (!op.tags.length) say('missing tags');
   if (!op.security) say('missing security');
+  // A signature the operation checks belongs in its security, where the reference shows it.
+  const signatureError = op.errors?.find((code) => code.startsWith('signature_'));
+  if (signatureError && op.security?.kind !== 'webhook-signature' && op.security?.kind !== 'event-signature')
+    say(
+      `answers ${signatureError} but its security is ${op.security?.kind}: declare the signature it checks`,
+    );
   if (!Object.keys(op.responses).some((status) => Number(status) < 400)) say('no success response');
 
   const request = op.request;

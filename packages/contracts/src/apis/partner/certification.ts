@@ -175,11 +175,11 @@ check that waits for it (its fix says so); it is answered as the platform would:
 413 for a body over the platform's body limit (kept as by how many bytes, not its bytes), 400 for a body that is
 empty or not JSON, 401 for a bad signature.`,
   tags: ['Certification'],
-  security: { kind: 'none' },
+  // Signed with the webhook secret of the run's partner; the inbox checks it after keeping the webhook.
+  security: { kind: 'webhook-signature', checkedBy: 'handler' },
   servedBy: 'platform',
   request: {
     params: runId,
-    headers: z.object({ 'stream-webhook-signature': z.string().optional() }),
     body: z.unknown(),
     example: {
       type: 'order.status.updated',
