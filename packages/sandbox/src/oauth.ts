@@ -42,13 +42,14 @@ export function registerMerchantOAuth(app: FastifyInstance, sim: Sim, flow: Simu
       throw new SandboxError('grant_rejected', `The account "${claims.account}" no longer exists.`);
     const fields = { account: account.id, client: client.client_id };
     const access = sim.signer.issue('access', { ...fields, ttlMs: sim.opts.accessTokenTtlMs });
-    const refresh = sim.signer.issue('refresh', { ...fields, ttlMs: sim.opts.refreshTokenTtlMs });
+    // A partner that does not rotate answers a refresh without a refresh token (RFC 6749 section 6).
+    const rotate = body.grant_type === 'authorization_code' || !sim.state.switches.keep_refresh_token;
+    const refresh = rotate && sim.signer.issue('refresh', { ...fields, ttlMs: sim.opts.refreshTokenTtlMs });
     sim.note(req, 'account', account.id);
     return reply.status(flow.tokenStatus).send({
       access_token: access.token,
-      refresh_token: refresh.token,
+      ...(refresh ? { refresh_token: refresh.token, refresh_token_expire_time: refresh.claims.exp } : {}),
       expire_time: access.claims.exp,
-      refresh_token_expire_time: refresh.claims.exp,
       id: account.id,
       ...(flow.ssoDetails ? { sso_details: account.sso_details } : {}),
     });

@@ -12,6 +12,7 @@ import { DspLocationList, DspTokenResponse } from '@stream/contracts/apis/become
 import {
   LocationConnection,
   PosLocationList,
+  PosRefreshResponse,
   PosTokenResponse,
 } from '@stream/contracts/apis/become-a-pos/index';
 import { call } from '../../../apps/platform/test/http.ts';
@@ -190,6 +191,24 @@ describe('sandbox POS', () => {
       body: { ...client, grant_type: 'refresh_token', refresh_token: 'x' },
     });
     expect(notRefresh.status).toBe(401);
+  });
+
+  it('answers a refresh without a refresh token while keep_refresh_token is on; the one sent keeps working', async () => {
+    const { refresh_token } = await login();
+    await control().switches({ keep_refresh_token: true });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await call('POST', `${pos}/stream-pos/v1/token`, {
+          body: { ...client, grant_type: 'refresh_token', refresh_token },
+        });
+        expect(res.status, res.text).toBe(201);
+        const tokens = PosRefreshResponse.parse(res.body);
+        expect(tokens).not.toHaveProperty('refresh_token');
+        expect(tokens).not.toHaveProperty('refresh_token_expire_time');
+      }
+    } finally {
+      await control().switches({ keep_refresh_token: false });
+    }
   });
 
   it('lists the locations of the token account, and 401s without a good token', async () => {

@@ -61,6 +61,8 @@ export const SwitchesPatch = z
     expire_issued_tokens: z.literal(true),
     /** While true, refresh token exchanges answer 401. */
     fail_refresh: z.boolean(),
+    /** While true, a refresh answers no refresh_token (no rotation): the one sent stays in use. */
+    keep_refresh_token: z.boolean(),
     /** The next n connect/disconnect calls answer 400 connection_failed. */
     connection_failures: z.number().int().min(0).max(1_000_000),
     /** Delay every partner answer (not the /_sandbox ones) by this many ms. */
@@ -91,6 +93,7 @@ export interface Switches {
   /** Set by `expire_issued_tokens`: access tokens issued at or before this epoch ms are expired. */
   tokens_issued_before: number | null;
   fail_refresh: boolean;
+  keep_refresh_token: boolean;
   connection_failures: number;
   slow_ms: number;
   deny_authorize: boolean;
@@ -107,6 +110,7 @@ const DEFAULT_SWITCHES: Switches = {
   expire_tokens: false,
   tokens_issued_before: null,
   fail_refresh: false,
+  keep_refresh_token: false,
   connection_failures: 0,
   slow_ms: 0,
   deny_authorize: false,

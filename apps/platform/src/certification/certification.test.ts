@@ -316,6 +316,17 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     fails: ['dsp.menu.v1'],
     says: /never downloaded/,
   },
+  {
+    name: 'a code answered without a refresh token (only a refresh may leave it out)',
+    kind: 'pos',
+    fault: {
+      method: 'POST',
+      path: '/stream-pos/v1/token',
+      answer: ({ refresh_token: _, ...rest }) => rest,
+    },
+    fails: ['pos.oauth.token'],
+    says: /refresh_token: required in the answer to an authorization code/,
+  },
 ];
 
 describe('a broken implementation fails exactly the checks it breaks', () => {
@@ -506,6 +517,34 @@ describe('reports and edges', () => {
       await proxy.close();
     }
   });
+
+  it('a POS that does not rotate refresh tokens (a refresh answers no refresh_token) certifies', async () => {
+    let grant: unknown;
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        method: 'POST',
+        path: '/stream-pos/v1/token',
+        request: (b) => ((grant = b.grant_type), b),
+        answer: (b) => {
+          if (grant !== 'refresh_token') return b;
+          const { refresh_token: _, refresh_token_expire_time: __, ...kept } = b;
+          return kept;
+        },
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed').map((c) => [c.id, c.fix])).toEqual([]);
+      const refresh = report.checks.find((c) => c.id === 'pos.oauth.refresh')!;
+      expect(refresh.status).toBe('passed');
+      expect(refresh.exchanges[0]!.response_body).not.toHaveProperty('refresh_token');
+      expect(refresh.notes).toEqual([expect.stringMatching(/has no refresh_token: the platform keeps refreshing with the one it sent/)]);
+    } finally {
+      await proxy.close();
+    }
+  }); // prettier-ignore
 
   it('a POS deduplicating orders on the Idempotency-Key header certifies: the retry carries the same header', async () => {
     const proxy = await faultyPartner(

@@ -38,10 +38,12 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
       },
       redact: { request: token.request?.body, response: token.responses[OAUTH[side].tokenStatus]?.schema },
     });
-  const keep = (t: CheckRun, value: unknown, what: string) => {
-    const tokens = t.expectShape(OAUTH[side].token.responses[OAUTH[side].tokenStatus]!.schema, value, what);
+  /** Keeps the tokens of an answer, read with its grant's schema: a refresh's may keep the refresh token. */
+  const keep = (t: CheckRun, grant: 'authorization_code' | 'refresh_token', value: unknown, what: string) => {
+    const tokens = t.expectShape(OAUTH[side].answers[grant], value, what);
     t.state.accessToken = tokens.access_token;
-    t.state.refreshToken = tokens.refresh_token;
+    if (tokens.refresh_token !== undefined) t.state.refreshToken = tokens.refresh_token;
+    else t.note(`${what} has no refresh_token: the platform keeps refreshing with the one it sent.`);
     if (tokens.id !== undefined) t.state.merchantId = String(tokens.id);
     if (tokens.expire_time < Date.now()) t.note(`${what}: expire_time is in the past (epoch milliseconds?).`);
   };
@@ -106,18 +108,18 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
         if (answer.status !== OAUTH[side].tokenStatus) {
           t.note(`The contract answers ${OAUTH[side].tokenStatus}; ${answer.status} is accepted (any 2xx).`);
         }
-        keep(t, answer.json, 'The token answer');
+        keep(t, 'authorization_code', answer.json, 'The token answer');
       },
     },
     {
       id: `${side}.oauth.refresh`,
-      title: 'The refresh token gives new tokens',
+      title: 'The refresh token gives a new access token (a new refresh token is optional)',
       guide,
       async run(t) {
         const refresh_token = t.need('refreshToken', `${side}.oauth.token`);
         const answer = await exchange(t, { grant_type: 'refresh_token', refresh_token });
         t.expect2xx(answer, `POST ${tokenPath} with the refresh token`);
-        keep(t, answer.json, 'The refresh answer');
+        keep(t, 'refresh_token', answer.json, 'The refresh answer');
       },
     },
     {

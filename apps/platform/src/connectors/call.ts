@@ -77,6 +77,11 @@ export type CallInput<O extends Operation> = Part<O, 'body'> &
     headers?: Record<string, string>;
     /** Adds the hex HMAC of the body under `header` (event providers: `X-Stream-Signature`). */
     sign?: { secret: string; header: string } | undefined;
+    /**
+     * Reads the 2xx answer with this schema, one of the shapes the operation's answer allows, when
+     * the request decides which comes back (a token exchange: the answer to a code, or to a refresh).
+     */
+    answer?: z.ZodType | undefined;
   };
 
 /** The input as rest arguments: optional when the operation needs no body, query or params. */
@@ -110,8 +115,8 @@ export function readAnswer(
   op: Operation,
   res: Pick<DeliveryResponse, 'status' | 'text'>,
   what: string,
+  schema = successSchema(op),
 ): unknown {
-  const schema = successSchema(op);
   if (!schema) return undefined;
   // "Answer any 2xx": to a call that tells the partner something, a 204 or an empty 200 is an empty
   // object where the contract needs no field. A read (GET) with no body is no answer: an empty
@@ -190,7 +195,7 @@ export async function callOperation<O extends Operation>(
       idempotencyKey: op.security.kind === 'client-credentials' ? false : undefined,
       sign: i.sign,
       redact: { request: op.request?.body, response: successSchema(op) },
-      read: (res) => readAnswer(op, res, what),
+      read: (res) => readAnswer(op, res, what, i.answer ?? successSchema(op)),
     });
     return res.value as AnswerOf<O>;
   } catch (err) {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Operation } from '@stream/contracts/operation';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -33,22 +34,37 @@ export type IntegrationStatus = Integration['status'];
 /** Refresh this long before `expire_time`, so a token never expires in flight. */
 const REFRESH_EARLY_MS = 60_000;
 
-type TokenOp = (typeof PARTNER_OPERATIONS)[keyof typeof PARTNER_OPERATIONS]['oauth']['token'];
-/** A token answer (POS or DSP), as the contract reads it. */
-export type MerchantTokenAnswer = AnswerOf<TokenOp>;
+type MerchantOAuth = (typeof PARTNER_OPERATIONS)[keyof typeof PARTNER_OPERATIONS]['oauth'];
+type TokenOp = MerchantOAuth['token'];
+/** The answer to a code exchange (POS or DSP), as the contract reads it: it carries a refresh token. */
+export type CodeAnswer = z.output<MerchantOAuth['answers']['authorization_code']>;
+/** The answer to a refresh, as the contract reads it: the refresh token may be left out (kept). */
+export type RefreshAnswer = z.output<MerchantOAuth['answers']['refresh_token']>;
+/** A token answer (POS or DSP), to either grant. */
+export type MerchantTokenAnswer = CodeAnswer | RefreshAnswer;
 
 /** The account id a token answer names, as text (a number is kept as its decimal string). */
 const merchantIdOf = (answer: Pick<MerchantTokenAnswer, 'id'>): string | null =>
   answer.id === undefined ? null : String(answer.id);
 
+/**
+ * The refresh token columns for a token answer. An answer without `refresh_token` (a refresh, RFC
+ * 6749 section 6) keeps the stored token, and its expiry unless the answer gives one. A new token
+ * without `refresh_token_expire_time` has no known expiry, as at login.
+ */
+function refreshTokenColumns(key: Buffer, answer: MerchantTokenAnswer) {
+  const expiry =
+    answer.refresh_token_expire_time === undefined ? undefined : new Date(answer.refresh_token_expire_time);
+  if (answer.refresh_token === undefined) return expiry ? { refreshExpiresAt: expiry } : {};
+  return { refreshTokenEnc: encrypt(key, answer.refresh_token), refreshExpiresAt: expiry ?? null };
+}
+
 /** The token columns for an answer of the partner's token endpoint. */
 export function tokenColumns(key: Buffer, answer: MerchantTokenAnswer, grant: 'code' | 'refresh') {
   return {
     accessTokenEnc: encrypt(key, answer.access_token),
-    refreshTokenEnc: encrypt(key, answer.refresh_token),
     expiresAt: new Date(answer.expire_time),
-    refreshExpiresAt:
-      answer.refresh_token_expire_time === undefined ? null : new Date(answer.refresh_token_expire_time),
+    ...refreshTokenColumns(key, answer),
     // A login names the account (or not); a refresh continues that login, so one that names no
     // account keeps it (the catalog's X-Provider-Merchant-Id and merchant-wide webhooks need it).
     ...(grant === 'code' || answer.id !== undefined ? { merchantId: merchantIdOf(answer) } : {}),
@@ -101,16 +117,24 @@ export function isOAuthConfigured(p: Partner): boolean {
   return Boolean(p.baseUrl && p.oauthClientId && p.oauthClientSecretEnc);
 }
 
-export type CodeOrRefresh = { code: string; redirectUri: string } | { refreshToken: string };
+export type CodeGrant = { code: string; redirectUri: string };
+export type RefreshGrant = { refreshToken: string };
 
 /**
- * `POST /stream-{pos|dsp}/v1/token`: a code or refresh token for merchant tokens. The client
+ * `POST /stream-{pos|dsp}/v1/token`: a code or refresh token for merchant tokens, the answer read
+ * with its grant's schema (a code's must carry a refresh token, a refresh's may not). The client
  * secret, code and tokens are marked secret in the contract, so the delivery log never holds them.
  */
+export async function exchangeToken(ctx: AppContext, t: PartnerTarget, grant: CodeGrant): Promise<CodeAnswer>;
 export async function exchangeToken(
   ctx: AppContext,
   t: PartnerTarget,
-  grant: CodeOrRefresh,
+  grant: RefreshGrant,
+): Promise<RefreshAnswer>;
+export async function exchangeToken(
+  ctx: AppContext,
+  t: PartnerTarget,
+  grant: CodeGrant | RefreshGrant,
 ): Promise<MerchantTokenAnswer> {
   const { partner } = t;
   if (!partner.oauthClientId || !partner.oauthClientSecretEnc) {
@@ -131,7 +155,8 @@ export async function exchangeToken(
           ...(oauth.redirectUri ? { redirect_uri: grant.redirectUri } : {}),
         }
       : { ...client, grant_type: 'refresh_token' as const, refresh_token: grant.refreshToken };
-  return callOperation<TokenOp>(ctx, t, oauth.token, { body });
+  const answer = oauth.answers[body.grant_type];
+  return callOperation<TokenOp>(ctx, t, oauth.token, { body, answer }) as Promise<MerchantTokenAnswer>;
 }
 
 /** What the platform does when a partner refuses a merchant's grant (supplied by onboarding). */
@@ -211,7 +236,7 @@ export function merchantConnector(hooks: MerchantConnectorHooks): MerchantConnec
     const key = ctx.config.encryptionKey;
     const used = row.refreshTokenEnc;
     if (!used) throw new ApiError('integration_not_active', 'The integration has no merchant grant.');
-    let answer: MerchantTokenAnswer;
+    let answer: RefreshAnswer;
     try {
       answer = await exchangeToken(ctx, target, { refreshToken: decrypt(key, used) });
     } catch (err) {
@@ -228,7 +253,8 @@ export function merchantConnector(hooks: MerchantConnectorHooks): MerchantConnec
       if (now.refreshTokenEnc !== used && now.accessTokenEnc) return decrypt(key, now.accessTokenEnc);
       return rejected(ctx, row, `token refresh rejected by ${target.partner.slug}: ${err.message}`);
     }
-    // Compare-and-set on the refresh token used: a concurrent refresh that stored first wins.
+    // Compare-and-set on the refresh token used: a concurrent refresh that stored first wins. An
+    // answer without a refresh token leaves the stored one (RFC 6749 section 6: keep using it).
     await ctx.db
       .update(integrations)
       .set(tokenColumns(key, answer, 'refresh'))

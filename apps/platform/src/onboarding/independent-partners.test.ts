@@ -4,8 +4,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
+import { decrypt } from '../http/secrets.ts';
 import {
+  bind,
   createOrg,
+  ingest,
   orgLocations,
   partnerToken,
   query,
@@ -18,7 +21,7 @@ import {
  * The onboarding journey against a POS and a DSP written from the spec, independently of the
  * sandbox: plain node:http servers that answer the connection calls the ways the spec allows
  * (200 `{}`, 201 with fields of their own, 204 with no body), that fail once with 503, and whose
- * token endpoint can answer garbage.
+ * token endpoint can answer garbage, or not rotate refresh tokens.
  */
 
 interface Seen {
@@ -26,51 +29,82 @@ interface Seen {
   path: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** What the token endpoint answered. */
+  answer?: { access_token?: string; refresh_token?: string };
 }
 
 interface FakePartner {
   url: string;
   seen: Seen[];
-  /** `ok`: tokens; `garbage`: 200 with a body that has no tokens. */
-  tokenMode: 'ok' | 'garbage';
+  /** `ok`: tokens; `garbage`: 200 with a body that has no tokens; `no-refresh-token`: an access token only. */
+  tokenMode: 'ok' | 'garbage' | 'no-refresh-token';
   /** `expire_time` of the tokens it issues, relative to now (negative: already expired). */
   tokenLifetimeMs: number;
   /** The merchant account id it names in a code exchange's answer (never in a refresh's, as RFC 6749 allows). */
   accountId?: string | number;
+  /**
+   * False: a refresh answers no refresh token (RFC 6749 section 6: the old one stays in use), and a
+   * refresh token it did not issue at a login is refused 401; its logins name the refresh token's expiry.
+   */
+  rotates: boolean;
   server: Server;
 }
+
+/** `refresh_token_expire_time` a non-rotating partner names at login. */
+const LOGIN_REFRESH_EXPIRY = Date.UTC(2031, 0, 1);
 
 let issued = 0;
 
 async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
-  const p: FakePartner = { url: '', seen: [], tokenMode: 'ok', tokenLifetimeMs: 3_600_000, server: null! };
+  const p: FakePartner = {
+    url: '',
+    seen: [],
+    tokenMode: 'ok',
+    tokenLifetimeMs: 3_600_000,
+    rotates: true,
+    server: null!,
+  };
   const failedOnce = new Set<string>();
+  const loginRefreshTokens = new Set<string>();
   p.server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
-      p.seen.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, body });
+      const seen: Seen = { method: req.method ?? '', path: url.pathname, headers: req.headers, body };
+      p.seen.push(seen);
       const json = (status: number, value: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
       };
       if (url.pathname === `/stream-${type}/v1/token`) {
         if (p.tokenMode === 'garbage') return json(200, { hello: 'world', access_token: 42 });
+        if (p.tokenMode === 'no-refresh-token')
+          return json(200, { access_token: 'fake_at_alone', expire_time: Date.now() + p.tokenLifetimeMs });
         const n = ++issued;
-        const grant = (JSON.parse(body || '{}') as { grant_type?: string }).grant_type;
-        // Only what the platform needs: no refresh_token_expire_time, and an id only when told.
-        return json(type === 'pos' ? 201 : 200, {
+        const request = JSON.parse(body || '{}') as { grant_type?: string; refresh_token?: string };
+        const login = request.grant_type === 'authorization_code';
+        if (!p.rotates && !login && !loginRefreshTokens.has(request.refresh_token ?? '')) {
+          return json(401, { error: 'unknown refresh token' });
+        }
+        // Only what the platform needs: an id only when told; a refresh token at every login, and at
+        // a refresh only when rotating; refresh_token_expire_time only at a non-rotating login.
+        seen.answer = {
           access_token: `fake_at_${n}`,
-          refresh_token: `fake_rt_${n}`,
+          ...(login || p.rotates ? { refresh_token: `fake_rt_${n}` } : {}),
+        };
+        if (login && !p.rotates) loginRefreshTokens.add(`fake_rt_${n}`);
+        return json(type === 'pos' ? 201 : 200, {
+          ...seen.answer,
           expire_time: Date.now() + p.tokenLifetimeMs,
-          ...(p.accountId && grant === 'authorization_code' ? { id: p.accountId } : {}),
+          ...(login && !p.rotates ? { refresh_token_expire_time: LOGIN_REFRESH_EXPIRY } : {}),
+          ...(p.accountId && login ? { id: p.accountId } : {}),
         });
       }
       if (url.pathname === `/stream-${type}/v1/locations`) {
         // Only provider_id and name: no address, time zone or preparation time.
         return json(200, {
-          locations: ['200', '201', '204', '503', 'refresh'].map((s) => ({
+          locations: ['200', '201', '204', '503', 'refresh', 'keep'].map((s) => ({
             provider_id: `${type}-${s}`,
             name: `${type} ${s}`,
           })),
@@ -260,6 +294,76 @@ describe('partners written from the spec, not the sandbox', () => {
     }
   });
 
+  it('keeps the refresh token when a refresh answers without one, and refreshes with it again', async () => {
+    const orgId = await createOrg(world, token);
+    // Tokens always due for a refresh, so every call as the merchant refreshes first; no rotation.
+    Object.assign(pos, { tokenLifetimeMs: -1_000, rotates: false });
+    try {
+      const posInt = await connect(orgId, 'pos');
+      expect(posInt.res.status, posInt.res.text).toBe(200);
+      const start = pos.seen.length;
+      const login = pos.seen.findLast((s) => s.path === '/stream-pos/v1/token')!;
+      const loginRefreshToken = login.answer!.refresh_token!;
+
+      // A binding: the POS connection call refreshes first, gets no refresh token, and still connects.
+      const dspInt = await connect(orgId, 'dsp');
+      const [location] = await ingest(world, token, posInt.id, ['pos-keep']);
+      const bound = await bind(world, token, dspInt.id, [
+        { pos_location_id: location!._id, dsp_provider_id: 'dsp-keep' },
+      ]);
+      expect(bound.status, bound.text).toBe(200);
+      const seen = await waitForLocation(
+        world,
+        token,
+        orgId,
+        location!._id,
+        (x) => x.dsps[0]?.status === 'APPROVED',
+        'APPROVED',
+      );
+      expect(seen.status).toBe('active');
+      // Two more calls as the merchant, each after a refresh with the same, first refresh token.
+      for (let i = 0; i < 2; i++) {
+        const listed = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${posInt.id}`, {
+          token,
+        });
+        expect(listed.status, listed.text).toBe(200);
+      }
+
+      const traffic = pos.seen.slice(start);
+      const refreshes = traffic.filter((s) => s.path === '/stream-pos/v1/token');
+      expect(refreshes.length).toBeGreaterThanOrEqual(3);
+      for (const r of refreshes) {
+        expect(JSON.parse(r.body)).toMatchObject({
+          grant_type: 'refresh_token',
+          refresh_token: loginRefreshToken,
+        });
+        expect(r.answer?.refresh_token).toBeUndefined();
+      }
+      // Every call (ingest's listing, the connection, the catalog pull, the two listings) carries an
+      // access token a refresh answered before it, never the login's.
+      const calls = traffic.filter((s) => s.path !== '/stream-pos/v1/token');
+      expect(calls.filter((c) => c.path === '/stream-pos/v1/location/connection')).toHaveLength(1);
+      expect(calls.filter((c) => c.path === '/stream-pos/v1/locations').length).toBeGreaterThanOrEqual(2);
+      for (const c of calls) {
+        const issuedBefore = refreshes
+          .filter((r) => traffic.indexOf(r) < traffic.indexOf(c))
+          .map((r) => `Bearer ${r.answer!.access_token}`);
+        expect(issuedBefore).toContain(c.headers.authorization);
+      }
+
+      const got = await call('GET', `${world.url}/onboarding/integrations/${posInt.id}`, { token });
+      expect(got.body.onboarding).toMatchObject({ status: 'active', status_reason: null });
+      const [row] = await query<{ refresh_token_enc: string; refresh_expires_at: Date | string }>(
+        world,
+        sql`select refresh_token_enc, refresh_expires_at from integrations where id = ${posInt.id}`,
+      );
+      expect(decrypt(world.platform.config.encryptionKey, row!.refresh_token_enc)).toBe(loginRefreshToken);
+      expect(new Date(row!.refresh_expires_at).getTime()).toBe(LOGIN_REFRESH_EXPIRY);
+    } finally {
+      Object.assign(pos, { tokenLifetimeMs: 3_600_000, rotates: true });
+    }
+  });
+
   it('takes a numeric account id in the token answer, as its decimal string', async () => {
     const orgId = await createOrg(world, token);
     pos.accountId = 48210017;
@@ -293,6 +397,23 @@ describe('partners written from the spec, not the sandbox', () => {
     expect(attempt?.response_status).toBe(200);
     expect(attempt?.error).toMatch(/^unusable answer: .*access_token/);
     expect(attempt?.finished_at).not.toBeNull();
+  });
+
+  it('refuses a code exchange answered without a refresh token: the connection would end at expire_time', async () => {
+    const orgId = await createOrg(world, token);
+    pos.tokenMode = 'no-refresh-token';
+    try {
+      const { id, res } = await connect(orgId, 'pos');
+      expect(res.status, res.text).toBe(502);
+      expect(res.body.error.code).toBe('partner_unreachable');
+      expect(res.body.error.message).toMatch(
+        /refresh_token: required in the answer to an authorization code/,
+      );
+      const got = await call('GET', `${world.url}/onboarding/integrations/${id}`, { token });
+      expect(got.body.onboarding.status).toBe('pending');
+    } finally {
+      pos.tokenMode = 'ok';
+    }
   });
 
   it('fails a connection job at once when the token refresh answers garbage, with the reason on the binding', async () => {

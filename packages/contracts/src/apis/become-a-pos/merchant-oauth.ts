@@ -46,22 +46,30 @@ export const RefreshTokenGrant = z.object({
 });
 
 /**
- * The token answer. The platform reads it liberally: it needs the two tokens and `expire_time`;
- * `refresh_token_expire_time` and `id` are kept when sent, and unknown fields are ignored.
+ * The answer to an authorization code (`grant_type=authorization_code`). The platform reads it
+ * liberally: it needs the two tokens and `expire_time`; `refresh_token_expire_time` and `id` are
+ * kept when sent, and unknown fields are ignored. Unlike RFC 6749 (section 4.1.4), the refresh token
+ * is required here: without one the merchant's connection would silently end at `expire_time`.
  */
 export const MerchantTokens = z.object({
   access_token: secret(
     z.string().min(1).meta({ description: 'Sent as `Authorization: Bearer` on every later call.' }),
   ),
   refresh_token: secret(
-    z.string().min(1).meta({ description: 'Exchanged for new tokens before `expire_time`.' }),
+    z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'required in the answer to an authorization code: the platform refreshes the access token with it (only the answer to a refresh may leave it out)'
+            : undefined,
+      })
+      .min(1)
+      .meta({ description: 'Exchanged for new tokens before `expire_time`.' }),
   ),
   expire_time: z.number().int().meta({ description: 'When the access token expires, epoch milliseconds.' }),
-  refresh_token_expire_time: z
-    .number()
-    .int()
-    .optional()
-    .meta({ description: 'When the refresh token expires, epoch milliseconds.' }),
+  refresh_token_expire_time: z.number().int().optional().meta({
+    description: 'When the refresh token expires, epoch milliseconds. Left out: no known expiry.',
+  }),
   // The spec gives the account id no type, and many systems number their accounts.
   id: z
     .union([z.string().min(1), z.number().int()])
@@ -70,6 +78,24 @@ export const MerchantTokens = z.object({
       description:
         'Your id of the merchant account that logged in; one set of tokens per login. A number is kept as its decimal string.',
     }),
+});
+
+/**
+ * The answer to a refresh (`grant_type=refresh_token`): RFC 6749 section 6, the server MAY issue a
+ * new refresh token. Without `refresh_token` the platform keeps the one it sent (and its expiry);
+ * with one it discards the old. `refresh_token_expire_time` is the expiry of whichever it holds then.
+ */
+export const MerchantRefreshedTokens = MerchantTokens.extend({
+  refresh_token: secret(
+    z.string().min(1).meta({
+      description:
+        'A new refresh token, if you rotate them: the platform discards the one it sent. Leave it out to keep that one in use.',
+    }),
+  ).optional(),
+  refresh_token_expire_time: z.number().int().optional().meta({
+    description:
+      'When the refresh token the platform holds after this answer expires (the new one, or the one it sent), epoch milliseconds. Left out: a kept token keeps its expiry; a new one has no known expiry.',
+  }),
 });
 
 export const SsoDetails = z
@@ -91,6 +117,12 @@ export const EXAMPLE_TOKENS = {
   id: 'demo-merchant',
 };
 
+/** A refresh answered by a partner that does not rotate refresh tokens. */
+export const EXAMPLE_REFRESHED_TOKENS = {
+  access_token: 'at_7Wc1nZ5yH2e',
+  expire_time: 1767232800000,
+};
+
 const EXAMPLE_SSO_DETAILS = {
   email: 'owner@demo-merchant.example',
   full_name: 'Dana Whitfield',
@@ -107,7 +139,11 @@ merchant declines, redirect with \`error=access_denied\` and \`state\`.`;
 const TOKEN_DESCRIPTION = `Exchanges an authorization code, or a refresh token, for the
 merchant's tokens. Answer 401 when the client credentials are wrong or the code or refresh token is
 unknown, expired, already used or was issued to another client. The platform refreshes before
-\`expire_time\` and again when a call answers 401.`;
+\`expire_time\` and again when a call answers 401.
+
+The answer to a code must carry \`refresh_token\`. The answer to a refresh may leave it out (RFC 6749,
+section 6): rotating refresh tokens is optional. Without one, the platform keeps refreshing with the
+refresh token it sent, and keeps its \`refresh_token_expire_time\`; with one, it discards the old.`;
 
 const CLIENT_EXAMPLE = { client_id: 'stream-platform', client_secret: 'cs_live_2b7x' };
 
@@ -142,14 +178,19 @@ export type MerchantSide = keyof typeof SIDES;
 /**
  * The authorize and token operations one side builds, with what its token endpoint differs in:
  * the answer's status, whether the request carries `redirect_uri` and the answer `sso_details`.
- * `tokens` are that side's named token request and answer schemas.
+ * `tokens` are that side's named token request and answer schemas: `response` answers a code,
+ * `refreshResponse` a refresh. The operation's answer is either; `answers` says which each grant
+ * gets, so a caller reads the answer with the schema of the grant it sent.
  */
-export function merchantOAuth<S extends MerchantSide, Req extends z.ZodType, Res extends z.ZodType>(
-  side: S,
-  tokens: { request: Req; response: Res },
-) {
+export function merchantOAuth<
+  S extends MerchantSide,
+  Req extends z.ZodType,
+  Res extends z.ZodType,
+  RefreshRes extends z.ZodType,
+>(side: S, tokens: { request: Req; response: Res; refreshResponse: RefreshRes }) {
   const { api, who, tokenStatus, redirectUri, ssoDetails } = SIDES[side];
   const requestExamples = tokenRequestExamples(redirectUri);
+  const codeAnswer = ssoDetails ? { ...EXAMPLE_TOKENS, sso_details: EXAMPLE_SSO_DETAILS } : EXAMPLE_TOKENS;
   const authorize = defineOperation({
     api,
     operationId: `${side}Authorize`,
@@ -202,12 +243,22 @@ export function merchantOAuth<S extends MerchantSide, Req extends z.ZodType, Res
     },
     responses: {
       [tokenStatus]: {
-        description: "The merchant's tokens.",
-        schema: tokens.response,
-        example: ssoDetails ? { ...EXAMPLE_TOKENS, sso_details: EXAMPLE_SSO_DETAILS } : EXAMPLE_TOKENS,
+        description:
+          "The merchant's tokens. The answer to a refresh may leave out `refresh_token` (and `refresh_token_expire_time`): the platform keeps the ones it has.",
+        schema: z.union([tokens.response, tokens.refreshResponse]),
+        examples: {
+          authorization_code: { summary: 'The answer to a code', value: codeAnswer },
+          refresh_token: {
+            summary: 'The answer to a refresh, keeping the refresh token',
+            description:
+              'No `refresh_token`: the platform keeps the one it sent, and its expiry. Sending a new one (and its `refresh_token_expire_time`) is as valid.',
+            value: EXAMPLE_REFRESHED_TOKENS,
+          },
+        },
       },
     },
     errors: ['validation_failed', 'invalid_client', 'grant_rejected'],
   });
-  return { authorize, token, tokenStatus, redirectUri, ssoDetails };
+  const answers = { authorization_code: tokens.response, refresh_token: tokens.refreshResponse };
+  return { authorize, token, answers, tokenStatus, redirectUri, ssoDetails };
 }
