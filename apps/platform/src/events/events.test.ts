@@ -168,6 +168,7 @@ describe('enabling a provider for a location (Partner API)', () => {
         retry_at: null,
         last_error: null,
       },
+      last_undelivered: null,
     });
     const again = await enable(b);
     expect(again.body.event_provider.enabled_at).toBe(enabled.body.event_provider.enabled_at);
@@ -749,5 +750,57 @@ describe('a failing provider', () => {
       return row!.delivery.state === 'closed' ? row!.delivery : undefined;
     });
     expect(closed).toMatchObject({ opened_at: null, retry_at: null });
+  });
+});
+
+describe('a provider down for good', () => {
+  let d: FakeProvider;
+  const policy = { ...EVENT_DELIVERY };
+  beforeAll(async () => {
+    d = await fakeProvider();
+    d.status = 503;
+    expect((await enable(d)).status).toBe(200);
+  });
+  afterAll(async () => {
+    Object.assign(EVENT_DELIVERY, policy);
+    await disable(d);
+    d.server.closeAllConnections();
+    d.server.close();
+  });
+
+  it('is given up after its retries: the order timeline and the location show which event it never got', async () => {
+    // The deadline is read when the event is enqueued: the retries of this order's events end soon.
+    Object.assign(EVENT_DELIVERY, { deadlineMs: 400 });
+    const { id } = await acceptedOrder();
+    Object.assign(EVENT_DELIVERY, policy);
+
+    const entries = await waitFor(async () => {
+      const res = await call('GET', `${w.url}/orders/${id}/timeline`, { token: w.token });
+      const all = res.body.entries as { kind: string; type: string; partner_id: string; detail: string }[];
+      return all.some((e) => e.kind === 'gave_up' && e.partner_id === d.partner.partner_id) ? all : undefined;
+    });
+    const mine = entries.filter((e) => e.partner_id === d.partner.partner_id);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        kind: 'sent',
+        type: 'order.confirmed',
+        delivery: expect.objectContaining({ state: 'dead' }),
+      }),
+      expect.objectContaining({
+        kind: 'gave_up',
+        type: 'order.confirmed',
+        detail: expect.stringMatching(/^The event provider was never delivered order.confirmed; .*503/),
+      }),
+    ]);
+
+    const [row] = (await partnerApi('GET', providersPath())).body.event_providers.filter(
+      (p: { slug: string }) => p.slug === d.partner.slug,
+    );
+    expect(row.last_undelivered).toEqual({
+      order_id: id,
+      type: 'order.confirmed',
+      at: expect.any(String),
+      error: expect.stringContaining('503'),
+    });
   });
 });
