@@ -354,6 +354,30 @@ describe('order events out', () => {
     }
   }); // prettier-ignore
 
+  it('a provider told of an order reads it and its timeline with its own token; another gets 404', async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    const read = async (p: FakeProvider) => {
+      const { access_token } = await requestAccessToken(w.url, p.partner);
+      return Promise.all([
+        partnerApi('GET', `/orders/${id}`, access_token),
+        partnerApi('GET', `/orders/${id}/timeline`, access_token),
+      ]);
+    };
+    const [order, timeline] = await read(a);
+    expect(order.status, order.text).toBe(200);
+    expect(order.body.order).toMatchObject({ _id: id, status: 'accepted' });
+    expect(timeline.status, timeline.text).toBe(200);
+    expect(timeline.body.entries).toContainEqual(
+      expect.objectContaining({ kind: 'sent', type: 'order.confirmed', partner_id: a.partner.partner_id }),
+    );
+    // b was never told of the order (it is not enabled for the location).
+    for (const hidden of await read(b)) {
+      expect(hidden.status, hidden.text).toBe(404);
+      expect(hidden.body.error.code).toBe('order_not_found');
+    }
+  });
+
   it('a disabled provider hears nothing more', async () => {
     expect((await disable(a)).status).toBe(200);
     const { id } = await acceptedOrder();

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DeliveryStatus, DriverDetails } from '@stream/contracts';
 import type {
   EventProviderWebhook,
@@ -8,10 +8,10 @@ import type {
 import { DELIVERY_STATES, transitionRefusal, type OrderStatus } from '@stream/contracts/states';
 import type { ProviderDeliveryStatus } from '@stream/contracts/states/delivery';
 import type { AppContext } from '../context.ts';
-import type { DbOrTx, Tx } from '../db/client.ts';
-import { orders, orderTimeline } from '../db/schema/index.ts';
+import type { Tx } from '../db/client.ts';
+import { orders } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { addTimeline, lockOrder, moveOrder, recordWebhook, type Order } from '../orders/records.ts';
+import { addTimeline, lockOrder, moveOrder, recordWebhook, toldOf, type Order } from '../orders/records.ts';
 import { updateDelivery } from '../orders/relay.ts';
 import type { Partner } from '../partners/service.ts';
 import { enabledProviders } from './subscriptions.ts';
@@ -45,22 +45,6 @@ const answerOf = (eventId: string, order: Order): ProviderDeliveryAnswer => ({
   delivery_status: order.providerDeliveryStatus ?? 'unassigned',
   driver: providerDriverOf(order.driverDetails),
 });
-
-/** Whether the provider was sent an event of the order (a `sent` entry of its timeline). */
-async function toldOf(tx: DbOrTx, orderId: string, providerId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ seq: orderTimeline.seq })
-    .from(orderTimeline)
-    .where(
-      and(
-        eq(orderTimeline.orderId, orderId),
-        eq(orderTimeline.kind, 'sent'),
-        eq(orderTimeline.partnerId, providerId),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
 
 /**
  * 404 for an order unknown, of another location, or of a location the provider is not enabled for

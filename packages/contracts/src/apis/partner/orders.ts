@@ -116,7 +116,7 @@ const example = {
   updated_at: EXAMPLE.createdAt,
 };
 const DESCRIPTION_WHO =
-  "Any token of a partner on the order may read it: its DSP, its POS, or the white-label partner of the location's organisation. Anyone else gets 404.";
+  "Any token of a partner on the order may read it: its DSP, its POS, the white-label partner of the location's organisation, or an event provider that was sent an event of it (or delivers it). Anyone else gets 404.";
 
 export const getOrder = defineOperation({
   api: 'partner',
