@@ -598,7 +598,10 @@ describe('driver assignment and delivery status in', () => {
     expect((await assign(a, id)).status).toBe(200);
     await enable(b);
     try {
-      const held = await assign(b, id);
+      const shared = await acceptedOrder();
+      await eventsOf(b, shared.id, 1);
+      expect((await assign(a, shared.id)).status).toBe(200);
+      const held = await assign(b, shared.id);
       expect(held.status).toBe(409);
       expect(held.body.error.code).toBe('delivery_held_by_another_provider');
     } finally {
@@ -610,6 +613,23 @@ describe('driver assignment and delivery status in', () => {
       expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200);
     } finally {
       await enable(a);
+    }
+  });
+
+  it('404 for an order received before the location enabled the provider: it was never told of it', async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    await enable(b);
+    try {
+      for (const res of [await assign(b, id), await deliveryStatus(b, id, 'enroute_to_pickup')]) {
+        expect(res.status, res.text).toBe(404);
+        expect(res.body.error.code).toBe('order_not_found');
+      }
+      expect(await orderRow(w, id)).toMatchObject({ delivery_provider_id: null, delivery_status: null });
+      // The provider that was told of it still takes it.
+      expect((await assign(a, id)).status).toBe(200);
+    } finally {
+      await disable(b);
     }
   });
 

@@ -47,8 +47,10 @@ const answerOf = (eventId: string, order: Order): ProviderDeliveryAnswer => ({
 });
 
 /**
- * 404 for an order unknown, of another location, or of a location the provider is not enabled for
- * and was not told of (an order it was sent stays its to deliver after the location disables it).
+ * 404 for an order unknown, of another location, or the provider does not hear: it must have been
+ * enabled for the location when the order was received (the providers `eventCallsOf` tells of it),
+ * or been told of it, or deliver it (an order it was sent stays its to deliver after the location
+ * disables it). One enabled later was never told of the order, so it is unknown to it.
  */
 async function orderFor(tx: Tx, provider: Partner, body: EventProviderWebhook) {
   const { order_id, location_id } = body.object;
@@ -56,7 +58,7 @@ async function orderFor(tx: Tx, provider: Partner, body: EventProviderWebhook) {
   const mine =
     order?.locationId === location_id &&
     (order.deliveryProviderId === provider.id ||
-      (await enabledProviders(tx, order.locationId)).includes(provider.id) ||
+      (await enabledProviders(tx, order.locationId, order.createdAt)).includes(provider.id) ||
       (await toldOf(tx, order.id, provider.id)));
   if (!order || !mine) {
     throw new ApiError(
