@@ -5,9 +5,10 @@ import { callOperation } from '../connectors/call.ts';
 import { recordOutcome } from '../jobs/circuit.ts';
 import { defineDeadlineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import type { OrderCall } from '../orders/calls.ts';
-import type { Order } from '../orders/records.ts';
+import { addTimeline, type Order } from '../orders/records.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
 import { eventOf, orderEventOf } from './order-event.ts';
+import { recordUndelivered } from './subscriptions.ts';
 
 /**
  * Order events out: one job per event and provider, to `POST {provider}/event` signed with
@@ -15,6 +16,7 @@ import { eventOf, orderEventOf } from './order-event.ts';
  * provider never hears `order.updated` before the same order's `order.confirmed`, retries or not.
  * Any 2xx delivers; anything else is retried (1 s doubling to 5 min) for three days, and counts
  * against the provider's circuit (`jobs/circuit.ts`), which pauses its deliveries while it fails.
+ * Given up, it is a `gave_up` entry on the order's timeline and the subscription's `last_undelivered`.
  */
 
 export const EVENT_DELIVERY = {
@@ -41,6 +43,23 @@ export const eventDelivery = defineDeadlineJobKind<z.infer<typeof Payload>, void
       throw err;
     }
     await recordOutcome(ctx.db, job, provider.id, null);
+  },
+  // The provider is down, so it cannot be told: the order's timeline and the location's
+  // subscription (which its merchant's partner reads) say which event it never got.
+  async onDead(tx, job) {
+    const { provider_id, event } = job.payload;
+    const error = job.error.slice(0, 1000);
+    await addTimeline(tx, event.reference_id, {
+      kind: 'gave_up',
+      type: event.type,
+      partnerId: provider_id,
+      detail: `The event provider was never delivered ${event.type}; the platform stopped retrying: ${error}`,
+    });
+    await recordUndelivered(tx, event.location_id, provider_id, {
+      order_id: event.reference_id,
+      type: event.type,
+      error,
+    });
   },
 });
 

@@ -168,6 +168,7 @@ describe('enabling a provider for a location (Partner API)', () => {
         retry_at: null,
         last_error: null,
       },
+      last_undelivered: null,
     });
     const again = await enable(b);
     expect(again.body.event_provider.enabled_at).toBe(enabled.body.event_provider.enabled_at);
@@ -352,6 +353,30 @@ describe('order events out', () => {
       await disable(b);
     }
   }); // prettier-ignore
+
+  it('a provider told of an order reads it and its timeline with its own token; another gets 404', async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    const read = async (p: FakeProvider) => {
+      const { access_token } = await requestAccessToken(w.url, p.partner);
+      return Promise.all([
+        partnerApi('GET', `/orders/${id}`, access_token),
+        partnerApi('GET', `/orders/${id}/timeline`, access_token),
+      ]);
+    };
+    const [order, timeline] = await read(a);
+    expect(order.status, order.text).toBe(200);
+    expect(order.body.order).toMatchObject({ _id: id, status: 'accepted' });
+    expect(timeline.status, timeline.text).toBe(200);
+    expect(timeline.body.entries).toContainEqual(
+      expect.objectContaining({ kind: 'sent', type: 'order.confirmed', partner_id: a.partner.partner_id }),
+    );
+    // b was never told of the order (it is not enabled for the location).
+    for (const hidden of await read(b)) {
+      expect(hidden.status, hidden.text).toBe(404);
+      expect(hidden.body.error.code).toBe('order_not_found');
+    }
+  });
 
   it('a disabled provider hears nothing more', async () => {
     expect((await disable(a)).status).toBe(200);
@@ -573,7 +598,10 @@ describe('driver assignment and delivery status in', () => {
     expect((await assign(a, id)).status).toBe(200);
     await enable(b);
     try {
-      const held = await assign(b, id);
+      const shared = await acceptedOrder();
+      await eventsOf(b, shared.id, 1);
+      expect((await assign(a, shared.id)).status).toBe(200);
+      const held = await assign(b, shared.id);
       expect(held.status).toBe(409);
       expect(held.body.error.code).toBe('delivery_held_by_another_provider');
     } finally {
@@ -585,6 +613,23 @@ describe('driver assignment and delivery status in', () => {
       expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200);
     } finally {
       await enable(a);
+    }
+  });
+
+  it('404 for an order received before the location enabled the provider: it was never told of it', async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    await enable(b);
+    try {
+      for (const res of [await assign(b, id), await deliveryStatus(b, id, 'enroute_to_pickup')]) {
+        expect(res.status, res.text).toBe(404);
+        expect(res.body.error.code).toBe('order_not_found');
+      }
+      expect(await orderRow(w, id)).toMatchObject({ delivery_provider_id: null, delivery_status: null });
+      // The provider that was told of it still takes it.
+      expect((await assign(a, id)).status).toBe(200);
+    } finally {
+      await disable(b);
     }
   });
 
@@ -749,5 +794,57 @@ describe('a failing provider', () => {
       return row!.delivery.state === 'closed' ? row!.delivery : undefined;
     });
     expect(closed).toMatchObject({ opened_at: null, retry_at: null });
+  });
+});
+
+describe('a provider down for good', () => {
+  let d: FakeProvider;
+  const policy = { ...EVENT_DELIVERY };
+  beforeAll(async () => {
+    d = await fakeProvider();
+    d.status = 503;
+    expect((await enable(d)).status).toBe(200);
+  });
+  afterAll(async () => {
+    Object.assign(EVENT_DELIVERY, policy);
+    await disable(d);
+    d.server.closeAllConnections();
+    d.server.close();
+  });
+
+  it('is given up after its retries: the order timeline and the location show which event it never got', async () => {
+    // The deadline is read when the event is enqueued: the retries of this order's events end soon.
+    Object.assign(EVENT_DELIVERY, { deadlineMs: 400 });
+    const { id } = await acceptedOrder();
+    Object.assign(EVENT_DELIVERY, policy);
+
+    const entries = await waitFor(async () => {
+      const res = await call('GET', `${w.url}/orders/${id}/timeline`, { token: w.token });
+      const all = res.body.entries as { kind: string; type: string; partner_id: string; detail: string }[];
+      return all.some((e) => e.kind === 'gave_up' && e.partner_id === d.partner.partner_id) ? all : undefined;
+    });
+    const mine = entries.filter((e) => e.partner_id === d.partner.partner_id);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        kind: 'sent',
+        type: 'order.confirmed',
+        delivery: expect.objectContaining({ state: 'dead' }),
+      }),
+      expect.objectContaining({
+        kind: 'gave_up',
+        type: 'order.confirmed',
+        detail: expect.stringMatching(/^The event provider was never delivered order.confirmed; .*503/),
+      }),
+    ]);
+
+    const [row] = (await partnerApi('GET', providersPath())).body.event_providers.filter(
+      (p: { slug: string }) => p.slug === d.partner.slug,
+    );
+    expect(row.last_undelivered).toEqual({
+      order_id: id,
+      type: 'order.confirmed',
+      at: expect.any(String),
+      error: expect.stringContaining('503'),
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DeliveryStatus, DriverDetails } from '@stream/contracts';
 import type {
   EventProviderWebhook,
@@ -8,10 +8,10 @@ import type {
 import { DELIVERY_STATES, transitionRefusal, type OrderStatus } from '@stream/contracts/states';
 import type { ProviderDeliveryStatus } from '@stream/contracts/states/delivery';
 import type { AppContext } from '../context.ts';
-import type { DbOrTx, Tx } from '../db/client.ts';
-import { orders, orderTimeline } from '../db/schema/index.ts';
+import type { Tx } from '../db/client.ts';
+import { orders } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { addTimeline, lockOrder, moveOrder, recordWebhook, type Order } from '../orders/records.ts';
+import { addTimeline, lockOrder, moveOrder, recordWebhook, toldOf, type Order } from '../orders/records.ts';
 import { updateDelivery } from '../orders/relay.ts';
 import type { Partner } from '../partners/service.ts';
 import { enabledProviders } from './subscriptions.ts';
@@ -46,25 +46,11 @@ const answerOf = (eventId: string, order: Order): ProviderDeliveryAnswer => ({
   driver: providerDriverOf(order.driverDetails),
 });
 
-/** Whether the provider was sent an event of the order (a `sent` entry of its timeline). */
-async function toldOf(tx: DbOrTx, orderId: string, providerId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ seq: orderTimeline.seq })
-    .from(orderTimeline)
-    .where(
-      and(
-        eq(orderTimeline.orderId, orderId),
-        eq(orderTimeline.kind, 'sent'),
-        eq(orderTimeline.partnerId, providerId),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 /**
- * 404 for an order unknown, of another location, or of a location the provider is not enabled for
- * and was not told of (an order it was sent stays its to deliver after the location disables it).
+ * 404 for an order unknown, of another location, or the provider does not hear: it must have been
+ * enabled for the location when the order was received (the providers `eventCallsOf` tells of it),
+ * or been told of it, or deliver it (an order it was sent stays its to deliver after the location
+ * disables it). One enabled later was never told of the order, so it is unknown to it.
  */
 async function orderFor(tx: Tx, provider: Partner, body: EventProviderWebhook) {
   const { order_id, location_id } = body.object;
@@ -72,7 +58,7 @@ async function orderFor(tx: Tx, provider: Partner, body: EventProviderWebhook) {
   const mine =
     order?.locationId === location_id &&
     (order.deliveryProviderId === provider.id ||
-      (await enabledProviders(tx, order.locationId)).includes(provider.id) ||
+      (await enabledProviders(tx, order.locationId, order.createdAt)).includes(provider.id) ||
       (await toldOf(tx, order.id, provider.id)));
   if (!order || !mine) {
     throw new ApiError(

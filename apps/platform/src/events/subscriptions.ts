@@ -6,7 +6,7 @@ import type {
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { prepared } from '../db/prepared.ts';
-import { eventSubscriptions, orgLocations, partners } from '../db/schema/index.ts';
+import { eventSubscriptions, orgLocations, partners, type UndeliveredEvent } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { circuitsOf, type CircuitState } from '../jobs/circuit.ts';
 import { findPartner, type Partner } from '../partners/service.ts';
@@ -87,6 +87,27 @@ export async function disableProvider(db: DbOrTx, locationId: string, providerId
 }
 
 /**
+ * Records on the location's subscription that the provider was never delivered an event, for the
+ * merchant's partner to see (`last_undelivered`): the provider is down, so telling it is no use.
+ */
+export async function recordUndelivered(
+  db: DbOrTx,
+  locationId: string,
+  providerId: string,
+  event: Omit<UndeliveredEvent, 'at'>,
+): Promise<void> {
+  await db
+    .update(eventSubscriptions)
+    .set({ lastUndelivered: { ...event, at: new Date().toISOString() } })
+    .where(
+      and(
+        eq(eventSubscriptions.locationId, locationId),
+        eq(eventSubscriptions.providerPartnerId, providerId),
+      ),
+    );
+}
+
+/**
  * The providers of these locations as the Partner API shows them, with how deliveries to each go,
  * by location (only the enabled ones with `enabledOnly`).
  */
@@ -119,6 +140,7 @@ export async function providersOf(
       enabled_at: s.enabledAt.toISOString(),
       disabled_at: s.disabledAt?.toISOString() ?? null,
       delivery: deliveryOf(circuits.get(s.providerPartnerId)!),
+      last_undelivered: s.lastUndelivered,
     });
   }
   return byLocation;

@@ -5,17 +5,20 @@ import type { PartnerAuth } from '../auth/access-token.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { deliveryAttempts, jobs, orderTimeline, orgs, webhookEvents } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { findOrder, type Order } from './records.ts';
+import { findOrder, toldOf, type Order } from './records.ts';
 
 /** Reading orders: who may see one, the order as the Partner API shows it, and its timeline. */
 
 const notFound = (id: string) =>
   new ApiError(
     'order_not_found',
-    `No order ${id} is visible to you: it must be an order of your DSP, POS or organisations.`,
+    `No order ${id} is visible to you: it must be an order of your DSP, POS or organisations, or one you were sent events of.`,
   );
 
-/** The order, when the caller is its DSP, its POS or the white-label partner of its org (an org-limited token: that org only). */
+/**
+ * The order, when the caller is its DSP, its POS, the white-label partner of its org (an
+ * org-limited token: that org only), or an event provider told of it (`toldOf`) or delivering it.
+ */
 export async function findVisibleOrder(
   db: DbOrTx,
   auth: Pick<PartnerAuth, 'partnerId' | 'orgId'>,
@@ -24,12 +27,13 @@ export async function findVisibleOrder(
   const order = await findOrder(db, id);
   if (!order) throw notFound(id);
   if (auth.orgId && auth.orgId !== order.orgId) throw notFound(id);
-  if (auth.partnerId === order.dspPartnerId || auth.partnerId === order.posPartnerId) return order;
+  const onIt = [order.dspPartnerId, order.posPartnerId, order.deliveryProviderId];
+  if (onIt.includes(auth.partnerId)) return order;
   const [org] = order.orgId
     ? await db.select({ partnerId: orgs.partnerId }).from(orgs).where(eq(orgs.id, order.orgId))
     : [];
-  if (org?.partnerId !== auth.partnerId) throw notFound(id);
-  return order;
+  if (org?.partnerId === auth.partnerId || (await toldOf(db, order.id, auth.partnerId))) return order;
+  throw notFound(id);
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;

@@ -13,8 +13,7 @@ import {
   statement,
   type Part,
 } from '../db/raw.ts';
-import type { orderTimeline } from '../db/schema/index.ts';
-import { orders, webhookEvents } from '../db/schema/index.ts';
+import { orders, orderTimeline, webhookEvents } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { CarriedFinish } from '../jobs/kinds.ts';
 import { prepareJob, type PreparedJob } from '../jobs/outbox.ts';
@@ -105,6 +104,25 @@ function timelinePart(orderId: string, entries: readonly TimelineInput[], guard 
 /** Appends entries to the order's timeline, in the order given (one statement). */
 export async function addTimeline(tx: DbOrTx, orderId: string, ...entries: TimelineInput[]): Promise<void> {
   await run(tx, ADD_TIMELINE, timelinePart(orderId, entries).values);
+}
+
+/**
+ * Whether the partner was sent a call about the order (a `sent` entry of its timeline): an event
+ * provider told of an order is a partner on it, and stays one after its location disables it.
+ */
+export async function toldOf(db: DbOrTx, orderId: string, partnerId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ seq: orderTimeline.seq })
+    .from(orderTimeline)
+    .where(
+      and(
+        eq(orderTimeline.orderId, orderId),
+        eq(orderTimeline.kind, 'sent'),
+        eq(orderTimeline.partnerId, partnerId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 const ORDER_BY_ID = statement('order_by_id', `select ${columnsOf(orders)} from orders where id = $1`);

@@ -1,8 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, timestamptz } from './columns.ts';
 import { orgLocations } from './onboarding.ts';
 import { partners } from './partners.ts';
+
+/** An order event given up on: which order, which event, when, and the last attempt's error. */
+export interface UndeliveredEvent {
+  order_id: string;
+  type: string;
+  at: string;
+  error: string;
+}
 
 /**
  * Which event providers hear about a location's orders: one row per location and provider, ever
@@ -17,6 +25,8 @@ export const eventSubscriptions = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     enabledAt: timestamptz('enabled_at').notNull().defaultNow(),
     disabledAt: timestamptz('disabled_at'),
+    /** The last order event of the location the platform gave up delivering to the provider. */
+    lastUndelivered: jsonb('last_undelivered').$type<UndeliveredEvent>(),
     createdAt: createdAt(),
   },
   (t) => [

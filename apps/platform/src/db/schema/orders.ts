@@ -101,14 +101,15 @@ export const orders = pgTable(
 
 /**
  * What happened to an order, in order: webhooks received (`event_id`), state changes, calls made
- * (`job_id`; their attempts are the job's `delivery_attempts`) and events refused with 409.
+ * (`job_id`; their attempts are the job's `delivery_attempts`), events refused with 409 and calls
+ * given up after their retries (`gave_up`).
  */
 export const orderTimeline = pgTable(
   'order_timeline',
   {
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().primaryKey(),
     orderId: ref('order_id', () => orders.id),
-    kind: text('kind', { enum: ['received', 'status', 'sent', 'refused'] }).notNull(),
+    kind: text('kind', { enum: ['received', 'status', 'sent', 'refused', 'gave_up'] }).notNull(),
     type: text('type').notNull(),
     partnerId: text('partner_id'),
     fromStatus: text('from_status'),

@@ -30,6 +30,17 @@ export const EventProviderDelivery = z
   });
 export type EventProviderDelivery = z.infer<typeof EventProviderDelivery>;
 
+export const UndeliveredEvent = z
+  .object({
+    order_id: z.string().meta({ description: "The order's id (`ord_…`), the event's `reference_id`." }),
+    type: z
+      .string()
+      .meta({ description: 'The event: `order.confirmed`, `order.updated` or `order.canceled`.' }),
+    at: z.iso.datetime().meta({ description: 'When the platform gave up.' }),
+    error: z.string().meta({ description: "The last attempt's error." }),
+  })
+  .meta({ id: 'UndeliveredEvent', description: 'An order event the provider was never delivered.' });
+
 export const LocationEventProvider = z
   .object({
     provider_id: ObjectId.meta({ description: "The event provider's partner id." }),
@@ -39,6 +50,10 @@ export const LocationEventProvider = z
     enabled_at: z.iso.datetime().meta({ description: 'When it was (last) enabled for the location.' }),
     disabled_at: z.iso.datetime().nullable(),
     delivery: EventProviderDelivery,
+    last_undelivered: UndeliveredEvent.nullable().meta({
+      description:
+        "The last event of the location's orders the platform gave up delivering to the provider (after 3 days of retries, or at once when it cannot be delivered); null when none was.",
+    }),
   })
   .meta({ id: 'LocationEventProvider', description: 'An event provider of a location.' });
 export type LocationEventProvider = z.infer<typeof LocationEventProvider>;
@@ -75,6 +90,7 @@ const example: LocationEventProvider = {
     retry_at: null,
     last_error: null,
   },
+  last_undelivered: null,
 };
 const exampleParams = {
   id: 'org_0a6f80417335bbcde78ba436',

@@ -66,9 +66,9 @@ export const TimelineEntry = z
   .object({
     seq: z.number().int(),
     at: when,
-    kind: z.enum(['received', 'status', 'sent', 'refused']).meta({
+    kind: z.enum(['received', 'status', 'sent', 'refused', 'gave_up']).meta({
       description:
-        '`received`: a webhook about the order came in; `status`: the order changed state; `sent`: the platform called a partner (see `attempts`); `refused`: an event that did not fit the state, answered 409 and not applied.',
+        "`received`: a webhook about the order came in; `status`: the order changed state; `sent`: the platform called a partner (see `attempts`); `refused`: an event that did not fit the state, answered 409 and not applied; `gave_up`: the platform stopped retrying a call (its `sent` entry's delivery is `dead`): `type` is what was not delivered, `partner_id` to whom, `detail` the last attempt's error.",
     }),
     type: z.string().meta({
       description: 'The webhook or event type (`new_order`, `location.order.accept`, …), or the new status.',
@@ -116,7 +116,7 @@ const example = {
   updated_at: EXAMPLE.createdAt,
 };
 const DESCRIPTION_WHO =
-  "Any token of a partner on the order may read it: its DSP, its POS, or the white-label partner of the location's organisation. Anyone else gets 404.";
+  "Any token of a partner on the order may read it: its DSP, its POS, the white-label partner of the location's organisation, or an event provider that was sent an event of it (or delivers it). Anyone else gets 404.";
 
 export const getOrder = defineOperation({
   api: 'partner',

@@ -1,0 +1,1 @@
+ALTER TABLE "event_subscriptions" ADD COLUMN "last_undelivered" jsonb;
