@@ -47,5 +47,5 @@ export const PAGE_ERRORS = ['validation_failed', 'invalid_cursor'] as const sati
 
 /** The sentence every paginated operation's description ends with; `order` says how its items are sorted. */
 export const paginated = (order: string) =>
-  `Paginated (see the Pagination guide): at most \`limit\` items (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX}), ${order}; ` +
+  `Paginated (see Pagination in the guide Become a white-label partner): at most \`limit\` items (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX}), ${order}; ` +
   'while `has_more` is true, ask again with `starting_after` set to `next_cursor`. Items added during a walk never make it skip or repeat one.';
