@@ -56,11 +56,11 @@ async function sourceSlug(db: DbOrTx, partnerId: string): Promise<string> {
   return p?.slug ?? partnerId;
 }
 
-/** `GET /onboarding/locations?onboarding_id` */
 /** The partner's list has no creation time: its ids are the only order it keeps from one call to the next. */
 const PARTNER_LOCATIONS_ORDER = { name: 'partner-locations', parts: ['text'], direction: 'asc' } as const;
 const ORG_LOCATIONS_ORDER = creationOrder('org-locations', orgLocations.createdAt, orgLocations.id);
 
+/** `GET /onboarding/locations?onboarding_id`: a page of the partner's list, read whole each time. */
 export async function listOnboardingLocations(
   ctx: AppContext,
   auth: PartnerAuth,
