@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import { EXAMPLE_MENU_FILE, MenuFile } from '../become-a-dsp/menu-file.ts';
 import { MenuFailureCode } from '../become-a-pos/menu-events.ts';
-import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
+import { PageFields, PageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
 
 /**
