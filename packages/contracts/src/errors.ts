@@ -58,6 +58,11 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
   conflict: { status: 409, description: 'The request conflicts with the current state.' },
   rate_limited: { status: 429, description: 'Too many requests.' },
+  invalid_cursor: {
+    status: 400,
+    description:
+      '`starting_after` is not a `next_cursor` this list answered; pass it back as it came, or leave it out for the first page.',
+  },
   internal_error: { status: 500, description: 'An unexpected error; it was logged with the request id.' },
   temporarily_unavailable: {
     status: 503,

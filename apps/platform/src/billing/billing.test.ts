@@ -279,6 +279,6 @@ describe('errors of the billing routes', () => {
   it('answers a partner with no recorded events an empty list', async () => {
     const fresh = await testPartner(platform);
     const res = await get('/billing/reports', fresh.token);
-    expect([res.status, res.body]).toEqual([200, { reports: [] }]);
+    expect([res.status, res.body]).toEqual([200, { reports: [], has_more: false, next_cursor: null }]);
   });
 });

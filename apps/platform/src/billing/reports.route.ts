@@ -38,7 +38,7 @@ export function reportToWire(partnerId: string, r: NamedReport): z.input<typeof 
 export function registerReportsRoute(app: FastifyInstance): void {
   mount(app, listBillingReports, async (req) => {
     const scope = reportScopeOf(req, req.query.partner_id);
-    const reports = await listReports(app.ctx.db, scope);
-    return { reports: reports.map((r) => reportToWire(scope.partnerId, r)) };
+    const { items, ...page } = await listReports(app.ctx.db, scope, req.query);
+    return { reports: items.map((r) => reportToWire(scope.partnerId, r)), ...page };
   });
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { lifecycleEvents, orgLocations } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { pageOfAll, pageWindow, type Page, type PageQuery } from '../http/pagination.ts';
 import {
   computeReports,
   reportMonths,
@@ -68,10 +69,20 @@ async function withNames(db: DbOrTx, scope: ReportScope, reports: MonthReport[])
   }));
 }
 
-/** Every month from the first recorded event to `now`'s month, oldest first. */
-export async function listReports(db: DbOrTx, scope: ReportScope, now = new Date()): Promise<NamedReport[]> {
+/** Months are the reports' keys (`2026-11`): they sort as text. */
+const REPORTS_ORDER = { name: 'billing-reports', parts: ['text'], direction: 'asc' } as const;
+
+/** A page of the months from the first recorded event to `now`'s month, oldest first; only its reports are computed. */
+export async function listReports(
+  db: DbOrTx,
+  scope: ReportScope,
+  query: PageQuery,
+  now = new Date(),
+): Promise<Page<NamedReport>> {
+  const window = pageWindow(REPORTS_ORDER, query);
   const events = await loadEvents(db, scope);
-  return withNames(db, scope, computeReports(events, reportMonths(events, now), now));
+  const { items: months, ...page } = pageOfAll(window, reportMonths(events, now), (m) => [m]);
+  return { ...page, items: await withNames(db, scope, computeReports(events, months, now)) };
 }
 
 /** One month's report; 404 `report_not_found` outside the months `listReports` answers. */

@@ -150,7 +150,11 @@ afterAll(async () => {
 
 describe('enabling a provider for a location (Partner API)', () => {
   it('enables, lists, shows on the org location and disables, idempotently', async () => {
-    expect((await partnerApi('GET', providersPath())).body).toEqual({ event_providers: [] });
+    expect((await partnerApi('GET', providersPath())).body).toEqual({
+      event_providers: [],
+      has_more: false,
+      next_cursor: null,
+    });
     const enabled = await enable(b);
     expect(enabled.status, enabled.text).toBe(200);
     expect(enabled.body.event_provider).toEqual({

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type {
   EventProviderDelivery,
   LocationEventProvider,
@@ -8,6 +8,14 @@ import { newId } from '../db/ids.ts';
 import { prepared } from '../db/prepared.ts';
 import { eventSubscriptions, orgLocations, partners, type UndeliveredEvent } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import {
+  creationOrder,
+  pageOf,
+  pageWindow,
+  rowsToRead,
+  type Page,
+  type PageQuery,
+} from '../http/pagination.ts';
 import { circuitsOf, type CircuitState } from '../jobs/circuit.ts';
 import { findPartner, type Partner } from '../partners/service.ts';
 
@@ -118,32 +126,68 @@ export async function providersOf(
 ): Promise<Map<string, LocationEventProvider[]>> {
   const byLocation = new Map<string, LocationEventProvider[]>(locationIds.map((id) => [id, []]));
   if (locationIds.length === 0) return byLocation;
-  const rows = await db
-    .select({ s: eventSubscriptions, slug: partners.slug, name: partners.name })
+  const rows = await subscriptionRows(
+    db,
+    and(
+      inArray(eventSubscriptions.locationId, [...locationIds]),
+      opts.enabledOnly ? eq(eventSubscriptions.enabled, true) : undefined,
+      opts.provider ? eq(eventSubscriptions.providerPartnerId, opts.provider) : undefined,
+    ),
+  );
+  const providers = await asWire(db, rows);
+  rows.forEach((r, i) => byLocation.get(r.s.locationId)!.push(providers[i]!));
+  return byLocation;
+}
+
+const PROVIDERS_ORDER = creationOrder('event-providers', eventSubscriptions.createdAt, eventSubscriptions.id);
+
+/** One page of the providers of one location, enabled or not (`GET .../event-providers`). */
+export async function providerPageOf(
+  db: DbOrTx,
+  locationId: string,
+  query: PageQuery,
+): Promise<Page<LocationEventProvider>> {
+  const window = pageWindow(PROVIDERS_ORDER.order, query);
+  const rows = await subscriptionRows(
+    db,
+    and(eq(eventSubscriptions.locationId, locationId), PROVIDERS_ORDER.where(window)),
+    rowsToRead(window),
+  );
+  const page = pageOf(window, rows, (r) => [r.instant, r.s.id]);
+  return { ...page, items: await asWire(db, page.items) };
+}
+
+type SubscriptionRow = Awaited<ReturnType<typeof subscriptionRows>>[number];
+
+/** Subscriptions with their provider's slug and name, in creation order. */
+function subscriptionRows(db: DbOrTx, where: SQL | undefined, limit?: number) {
+  const query = db
+    .select({
+      s: eventSubscriptions,
+      slug: partners.slug,
+      name: partners.name,
+      instant: PROVIDERS_ORDER.instant,
+    })
     .from(eventSubscriptions)
     .innerJoin(partners, eq(partners.id, eventSubscriptions.providerPartnerId))
-    .where(
-      and(
-        inArray(eventSubscriptions.locationId, [...locationIds]),
-        opts.enabledOnly ? eq(eventSubscriptions.enabled, true) : undefined,
-        opts.provider ? eq(eventSubscriptions.providerPartnerId, opts.provider) : undefined,
-      ),
-    )
-    .orderBy(asc(eventSubscriptions.createdAt), asc(eventSubscriptions.id));
+    .where(where)
+    .orderBy(...PROVIDERS_ORDER.orderBy);
+  return limit === undefined ? query : query.limit(limit);
+}
+
+/** Subscriptions as the Partner API shows them, with how deliveries to each provider go. */
+async function asWire(db: DbOrTx, rows: readonly SubscriptionRow[]): Promise<LocationEventProvider[]> {
   const circuits = await circuitsOf(db, [...new Set(rows.map((r) => r.s.providerPartnerId))]);
-  for (const { s, slug, name } of rows) {
-    byLocation.get(s.locationId)!.push({
-      provider_id: s.providerPartnerId,
-      slug,
-      name,
-      enabled: s.enabled,
-      enabled_at: s.enabledAt.toISOString(),
-      disabled_at: s.disabledAt?.toISOString() ?? null,
-      delivery: deliveryOf(circuits.get(s.providerPartnerId)!),
-      last_undelivered: s.lastUndelivered,
-    });
-  }
-  return byLocation;
+  return rows.map(({ s, slug, name }) => ({
+    provider_id: s.providerPartnerId,
+    slug,
+    name,
+    enabled: s.enabled,
+    enabled_at: s.enabledAt.toISOString(),
+    disabled_at: s.disabledAt?.toISOString() ?? null,
+    delivery: deliveryOf(circuits.get(s.providerPartnerId)!),
+    last_undelivered: s.lastUndelivered,
+  }));
 }
 
 /** A provider's circuit as the Partner API and the CLI show it. */

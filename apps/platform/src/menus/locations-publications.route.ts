@@ -7,6 +7,6 @@ import { publicationsOf } from './read.ts';
 /** GET /menus/locations/{location_id}/publications */
 export function registerPublicationsRoute(app: FastifyInstance): void {
   mount(app, listMenuPublications, async (req) =>
-    publicationsOf(app.ctx, authOf(req), req.params.location_id),
+    publicationsOf(app.ctx, authOf(req), req.params.location_id, req.query),
   );
 }

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { MenuDryRun, MenuPublication } from '@stream/contracts/apis/partner/menus';
 import type { PartnerAuth } from '../auth/access-token.ts';
@@ -7,6 +7,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { catalogs, locationBindings, menuPublications, orgLocations, orgs } from '../db/schema/index.ts';
 import { asPartnerFailure } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { creationOrder, pageOf, pageWindow, rowsToRead, type PageQuery } from '../http/pagination.ts';
 import { resolve } from './build.ts';
 import { catalogVersionOf, latestCatalog, pullCatalog } from './catalogs.ts';
 import { catalogAsSaid } from './object-updates.ts';
@@ -83,17 +84,36 @@ export async function publishNow(ctx: AppContext, auth: PartnerAuth, locationId:
   return { queued: true as const };
 }
 
-export async function publicationsOf(ctx: AppContext, auth: PartnerAuth, locationId: string) {
+const PUBLICATIONS_ORDER = creationOrder(
+  'menu-publications',
+  menuPublications.createdAt,
+  menuPublications.id,
+  'desc',
+);
+
+export async function publicationsOf(
+  ctx: AppContext,
+  auth: PartnerAuth,
+  locationId: string,
+  query: PageQuery,
+) {
+  const window = pageWindow(PUBLICATIONS_ORDER.order, query);
   const location = await findVisibleLocation(ctx.db, auth, locationId);
   const rows = await ctx.db
-    .select({ p: menuPublications, store: locationBindings.dspProviderId, version: catalogs.version })
+    .select({
+      p: menuPublications,
+      store: locationBindings.dspProviderId,
+      version: catalogs.version,
+      instant: PUBLICATIONS_ORDER.instant,
+    })
     .from(menuPublications)
     .innerJoin(locationBindings, eq(locationBindings.id, menuPublications.bindingId))
     .leftJoin(catalogs, eq(catalogs.id, menuPublications.catalogId))
-    .where(eq(menuPublications.locationId, location.id))
-    .orderBy(desc(menuPublications.createdAt))
-    .limit(100);
-  const publications: z.input<typeof MenuPublication>[] = rows.map(({ p, store, version }) => ({
+    .where(and(eq(menuPublications.locationId, location.id), PUBLICATIONS_ORDER.where(window)))
+    .orderBy(...PUBLICATIONS_ORDER.orderBy)
+    .limit(rowsToRead(window));
+  const { items, ...page } = pageOf(window, rows, (r) => [r.instant, r.p.id]);
+  const publications: z.input<typeof MenuPublication>[] = items.map(({ p, store, version }) => ({
     _id: p.id,
     binding_id: p.bindingId,
     dsp_store_id: store,
@@ -106,5 +126,5 @@ export async function publicationsOf(ctx: AppContext, auth: PartnerAuth, locatio
     created_at: p.createdAt.toISOString(),
     finished_at: p.finishedAt?.toISOString() ?? null,
   }));
-  return { publications };
+  return { publications, ...page };
 }

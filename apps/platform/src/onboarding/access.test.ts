@@ -136,7 +136,7 @@ describe('onboarding access control', () => {
       token: limited.body.access_token,
     });
     expect(own.status).toBe(200);
-    expect(own.body).toEqual({ locations: [] });
+    expect(own.body).toEqual({ locations: [], has_more: false, next_cursor: null });
   });
 
   it('answers 403 insufficient_scope to a token without the onboarding scope', async () => {

@@ -3,7 +3,8 @@ import type { LocationEventProvider } from '@stream/contracts/apis/partner/event
 import type { PartnerAuth } from '../auth/bearer.ts';
 import type { AppContext } from '../context.ts';
 import { orgLocations } from '../db/schema/index.ts';
-import { providersOf, setProvider } from '../events/subscriptions.ts';
+import { providerPageOf, setProvider } from '../events/subscriptions.ts';
+import type { PageQuery } from '../http/pagination.ts';
 import { ApiError } from '../http/errors.ts';
 import { findVisibleOrg } from './orgs.ts';
 
@@ -28,9 +29,11 @@ export async function listLocationProviders(
   auth: PartnerAuth,
   orgId: string,
   locationId: string,
-): Promise<{ event_providers: LocationEventProvider[] }> {
+  query: PageQuery,
+): Promise<{ event_providers: LocationEventProvider[]; has_more: boolean; next_cursor: string | null }> {
   const id = await visibleLocation(ctx, auth, orgId, locationId);
-  return { event_providers: (await providersOf(ctx.db, [id])).get(id)! };
+  const { items, ...page } = await providerPageOf(ctx.db, id, query);
+  return { event_providers: items, ...page };
 }
 
 /** `PUT` (enable) and `DELETE` (disable) `.../event-providers/{provider}`: both idempotent. */

@@ -95,13 +95,13 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     const active = await call('GET', `${world.url}/onboarding/integrations/${pos._id}`, { token });
     expect(active.body.onboarding).toMatchObject({ status: 'active', merchant_id: 'demo-merchant' });
 
-    // The merchant's POS locations, with normalised addresses.
+    // The merchant's POS locations, with normalised addresses, by provider_id (the order pages keep).
     const listed = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${pos._id}`, { token });
     expect(listed.status).toBe(200);
     expect(listed.body.locations.map((l: { provider_id: string }) => l.provider_id)).toEqual([
       'loc-mission',
-      'loc-williamsburg',
       'loc-south-congress',
+      'loc-williamsburg',
     ]);
     expect(listed.body.locations[0]).toEqual({
       provider_id: 'loc-mission',

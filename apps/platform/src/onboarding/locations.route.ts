@@ -6,5 +6,7 @@ import { listOnboardingLocations } from './locations.ts';
 
 /** GET /onboarding/locations?onboarding_id */
 export function registerLocationsRoute(app: FastifyInstance): void {
-  mount(app, listOp, async (req) => listOnboardingLocations(app.ctx, authOf(req), req.query.onboarding_id));
+  mount(app, listOp, async (req) =>
+    listOnboardingLocations(app.ctx, authOf(req), req.query.onboarding_id, req.query),
+  );
 }

@@ -13,6 +13,15 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
 import { locationBindings, orgLocations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import {
+  creationOrder,
+  pageOf,
+  pageOfAll,
+  pageWindow,
+  rowsToRead,
+  type PageQuery,
+  type PageWindow,
+} from '../http/pagination.ts';
 import { findVisibleOrg } from './orgs.ts';
 import { providersOf } from '../events/subscriptions.ts';
 import {
@@ -47,13 +56,24 @@ async function sourceSlug(db: DbOrTx, partnerId: string): Promise<string> {
   return p?.slug ?? partnerId;
 }
 
-/** `GET /onboarding/locations?onboarding_id` */
-export async function listOnboardingLocations(ctx: AppContext, auth: PartnerAuth, onboardingId: string) {
+/** The partner's list has no creation time: its ids are the only order it keeps from one call to the next. */
+const PARTNER_LOCATIONS_ORDER = { name: 'partner-locations', parts: ['text'], direction: 'asc' } as const;
+const ORG_LOCATIONS_ORDER = creationOrder('org-locations', orgLocations.createdAt, orgLocations.id);
+
+/** `GET /onboarding/locations?onboarding_id`: a page of the partner's list, read whole each time. */
+export async function listOnboardingLocations(
+  ctx: AppContext,
+  auth: PartnerAuth,
+  onboardingId: string,
+  query: PageQuery,
+) {
+  const window = pageWindow(PARTNER_LOCATIONS_ORDER, query);
   const row = await findVisibleIntegration(ctx.db, auth, onboardingId);
-  const listed = await partnerLocations(ctx, row);
+  const { items, ...page } = pageOfAll(window, await partnerLocations(ctx, row), (l) => [l.provider_id]);
   const source = await sourceSlug(ctx.db, row.sourcePartnerId);
   return {
-    locations: listed.map((l) => ({
+    ...page,
+    locations: items.map((l) => ({
       provider_id: l.provider_id,
       name: l.name,
       address: normaliseAddress(l.address),
@@ -340,10 +360,12 @@ export async function listOrgLocations(
   auth: PartnerAuth,
   orgId: string,
   locationId: string | undefined,
-): Promise<{ locations: OrgLocationWire[] }> {
+  query: PageQuery,
+): Promise<{ locations: OrgLocationWire[]; has_more: boolean; next_cursor: string | null }> {
+  const window = pageWindow(ORG_LOCATIONS_ORDER.order, query);
   const org = await findVisibleOrg(ctx.db, auth, orgId);
   // One snapshot for both reads, so a binding approved in between cannot pair with a stale location.
-  return ctx.db.transaction((tx) => readOrgLocations(tx, org.id, locationId), {
+  return ctx.db.transaction((tx) => readOrgLocations(tx, org.id, locationId, window), {
     isolationLevel: 'repeatable read',
     accessMode: 'read only',
   });
@@ -353,14 +375,23 @@ async function readOrgLocations(
   tx: DbOrTx,
   orgId: string,
   locationId: string | undefined,
-): Promise<{ locations: OrgLocationWire[] }> {
-  const locations = await tx
-    .select({ l: orgLocations, source: partners.slug })
+  window: PageWindow,
+): Promise<{ locations: OrgLocationWire[]; has_more: boolean; next_cursor: string | null }> {
+  const rows = await tx
+    .select({ l: orgLocations, source: partners.slug, instant: ORG_LOCATIONS_ORDER.instant })
     .from(orgLocations)
     .innerJoin(partners, eq(partners.id, orgLocations.sourcePartnerId))
-    .where(and(eq(orgLocations.orgId, orgId), locationId ? eq(orgLocations.id, locationId) : undefined))
-    .orderBy(asc(orgLocations.createdAt), asc(orgLocations.id));
-  if (locationId && locations.length === 0)
+    .where(
+      and(
+        eq(orgLocations.orgId, orgId),
+        locationId ? eq(orgLocations.id, locationId) : undefined,
+        ORG_LOCATIONS_ORDER.where(window),
+      ),
+    )
+    .orderBy(...ORG_LOCATIONS_ORDER.orderBy)
+    .limit(rowsToRead(window));
+  const { items: locations, ...page } = pageOf(window, rows, (r) => [r.instant, r.l.id]);
+  if (locationId && !window.after && locations.length === 0)
     throw new ApiError('not_found', `No location ${locationId} in this organisation.`);
   const bindings = locations.length
     ? await tx
@@ -381,6 +412,7 @@ async function readOrgLocations(
     { enabledOnly: true },
   );
   return {
+    ...page,
     locations: locations.map(({ l, source }) => ({
       _id: l.id,
       name: l.name,

@@ -12,7 +12,7 @@ import { listLocationProviders, setLocationProvider } from './event-providers.ts
 export function registerOrgLocationEventProvidersRoutes(app: FastifyInstance): void {
   const { ctx } = app;
   mount(app, listLocationEventProviders, async (req) =>
-    listLocationProviders(ctx, authOf(req), req.params.id, req.params.location_id),
+    listLocationProviders(ctx, authOf(req), req.params.id, req.params.location_id, req.query),
   );
   mount(app, enableLocationEventProvider, async (req) =>
     setLocationProvider(ctx, authOf(req), req.params.id, req.params.location_id, req.params.provider, true),

@@ -7,6 +7,6 @@ import { listOrgLocations } from './locations.ts';
 /** GET /onboarding/org/{id}/locations?location_id */
 export function registerOrgLocationsRoute(app: FastifyInstance): void {
   mount(app, listOp, async (req) =>
-    listOrgLocations(app.ctx, authOf(req), req.params.id, req.query.location_id),
+    listOrgLocations(app.ctx, authOf(req), req.params.id, req.query.location_id, req.query),
   );
 }

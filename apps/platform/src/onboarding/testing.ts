@@ -222,9 +222,9 @@ export async function integrationRow(
 /** An active POS location in an active POS integration, written straight to the database. */
 export async function activeLocationRow(
   db: DbOrTx,
-  of: { partnerId: string; orgId: string; posPartnerId: string; name: string },
+  of: { partnerId: string; orgId: string; posPartnerId: string; name: string; providerId?: string },
 ): Promise<string> {
-  const { partnerId, orgId, posPartnerId, name } = of;
+  const { partnerId, orgId, posPartnerId, name, providerId = 'pos-1' } = of;
   const id = newId('loc');
   await db.insert(orgLocationsTable).values({
     id,
@@ -232,7 +232,7 @@ export async function activeLocationRow(
     orgId,
     integrationId: await integrationRow(db, { partnerId, orgId, type: 'pos', sourcePartnerId: posPartnerId }),
     sourcePartnerId: posPartnerId,
-    providerId: 'pos-1',
+    providerId,
     name,
     address: {
       formatted_address: '1 Main St, Springfield',

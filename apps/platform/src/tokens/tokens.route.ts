@@ -13,9 +13,10 @@ import { noStore } from '../http/no-store.ts';
 /** GET /tokens, POST /tokens, PUT /tokens/{token_id}, DELETE /tokens/{token_id} */
 export function registerTokensRoutes(app: FastifyInstance): void {
   const { db } = app.ctx;
-  mount(app, listPartnerTokens, async (req) => ({
-    tokens: await listTokens(db, authOf(req), req.query.org_id),
-  }));
+  mount(app, listPartnerTokens, async (req) => {
+    const { items, ...page } = await listTokens(db, authOf(req), req.query.org_id, req.query);
+    return { tokens: items, ...page };
+  });
   mount(app, createPartnerToken, async (req, reply) => {
     noStore(reply.status(201));
     return createToken(db, authOf(req), req.body);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CreatePartnerTokenRequest, PartnerToken } from '@stream/contracts/apis/partner/index';
 import { settleRevocation, tokenLiveSql, type PartnerAuth } from '../auth/bearer.ts';
@@ -6,6 +6,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { apiClients, orgs } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import { creationOrder, pageOf, pageWindow, type Page, type PageQuery } from '../http/pagination.ts';
 import { newSecret, sha256Hex } from '../http/secrets.ts';
 import { prepared } from '../db/prepared.ts';
 import { findVisibleOrg } from '../onboarding/orgs.ts';
@@ -39,14 +40,21 @@ export function toPartnerToken(
   };
 }
 
+const TOKENS_ORDER = creationOrder('tokens', apiClients.createdAt, apiClients.id);
+
 /**
  * One round trip for the whole authenticated read: is the caller's token live (`tokenLiveSql`),
- * is the org visible (the partner owns it; else no org id: 404), and its active tokens (a row
- * with no client: none). Always at least one row.
+ * is the org visible (the partner owns it; else no org id: 404), and one page of its active tokens
+ * (a row with no client: none). Always at least one row.
  */
 const orgWithTokens = prepared('tokens_list', (db, name) =>
   db
-    .select({ live: tokenLiveSql(sql.placeholder('familyId')), orgId: orgs.id, client: tokenColumns })
+    .select({
+      live: tokenLiveSql(sql.placeholder('familyId')),
+      orgId: orgs.id,
+      client: tokenColumns,
+      instant: TOKENS_ORDER.instant,
+    })
     .from(sql`(select 1) as one`)
     .leftJoin(
       orgs,
@@ -58,19 +66,34 @@ const orgWithTokens = prepared('tokens_list', (db, name) =>
         eq(apiClients.orgId, orgs.id),
         eq(apiClients.partnerId, orgs.partnerId),
         isNull(apiClients.revokedAt),
+        TOKENS_ORDER.wherePrepared(),
       ),
     )
-    .orderBy(asc(apiClients.createdAt), asc(apiClients.id))
+    .orderBy(...TOKENS_ORDER.orderBy)
+    .limit(sql.placeholder('limit'))
     .prepare(name),
 );
 
-export async function listTokens(db: DbOrTx, auth: PartnerAuth, orgId: string): Promise<PartnerToken[]> {
+export async function listTokens(
+  db: DbOrTx,
+  auth: PartnerAuth,
+  orgId: string,
+  query: PageQuery,
+): Promise<Page<PartnerToken>> {
+  const window = pageWindow(TOKENS_ORDER.order, query);
   // The visibility rule of findVisibleOrg, folded into the list query.
   if (auth.orgId && auth.orgId !== orgId) throw notFound('organisation');
-  const rows = await orgWithTokens(db).execute({ orgId, partnerId: auth.partnerId, familyId: auth.familyId });
+  const rows = await orgWithTokens(db).execute({
+    orgId,
+    partnerId: auth.partnerId,
+    familyId: auth.familyId,
+    ...TOKENS_ORDER.placeholders(window),
+  });
   settleRevocation(auth, rows[0]!.live);
   if (!rows[0]!.orgId) throw notFound('organisation');
-  return rows.flatMap((r) => (r.client ? [toPartnerToken(r.client)] : []));
+  const tokens = rows.flatMap((r) => (r.client ? [{ client: r.client, instant: r.instant! }] : []));
+  const { items, ...page } = pageOf(window, tokens, (t) => [t.instant, t.client.id]);
+  return { ...page, items: items.map((t) => toPartnerToken(t.client)) };
 }
 
 export async function createToken(

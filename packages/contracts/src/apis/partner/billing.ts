@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
+import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, EXAMPLE } from './shared.ts';
 
 const METRICS_DEFINITION =
@@ -71,7 +72,7 @@ export const BillingReport = z
   .meta({ id: 'BillingReport', description: METRICS_DEFINITION });
 
 export const BillingReportList = z
-  .object({ reports: z.array(BillingReport) })
+  .object({ reports: z.array(BillingReport), ...PageFields })
   .meta({ id: 'BillingReportList' });
 
 const exampleReport = {
@@ -102,20 +103,24 @@ export const listBillingReports = defineOperation({
   path: '/billing/reports',
   summary: 'List monthly billing reports',
   description:
-    'One report per month, oldest first, from the month of your first recorded event (org created, ' +
+    'One report per month from the month of your first recorded event (org created, ' +
     `integration or location activated) to the current month, which is not final yet. ${scope} ` +
-    METRICS_DEFINITION,
+    `${METRICS_DEFINITION} ${paginated('oldest month first')}`,
   tags: ['Billing'],
   tagDescriptions: {
     Billing: `Monthly billing reports, their raw rows (CSV) and invoices (PDF). ${METRICS_DEFINITION}`,
   },
   security: { kind: 'bearer', scopes: ['billing'] },
   servedBy: 'platform',
-  request: { query: z.object({ partner_id: partnerId }) },
+  request: { query: z.object({ partner_id: partnerId, ...PageQuery }) },
   responses: {
-    200: { description: 'The reports.', schema: BillingReportList, example: { reports: [exampleReport] } },
+    200: {
+      description: 'The reports.',
+      schema: BillingReportList,
+      example: { reports: [exampleReport], has_more: false, next_cursor: null },
+    },
   },
-  errors: ['validation_failed', ...BEARER_ERRORS, 'not_found'],
+  errors: [...PAGE_ERRORS, ...BEARER_ERRORS, 'not_found'],
 });
 
 export const getBillingReportRaw = defineOperation({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
+import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, EXAMPLE } from './shared.ts';
 
 /**
@@ -104,22 +105,26 @@ export const listLocationEventProviders = defineOperation({
   method: 'GET',
   path: '/onboarding/org/{id}/locations/{location_id}/event-providers',
   summary: "List a location's event providers",
-  description: `Every event provider ever enabled for the location, enabled or not, with how deliveries to it go. ${visibility}`,
+  description: `Every event provider ever enabled for the location, enabled or not, with how deliveries to it go. ${visibility} ${paginated('first enabled first')}`,
   tagDescriptions: {
     'Event providers':
       "Choose which event providers (delivery fleets, dispatch services) hear about a location's orders.",
   },
-  request: { params, example: { id: exampleParams.id, location_id: exampleParams.location_id } },
+  request: {
+    params,
+    query: z.object(PageQuery),
+    example: { id: exampleParams.id, location_id: exampleParams.location_id },
+  },
   responses: {
     200: {
       description: 'The event providers of the location.',
       schema: z
-        .object({ event_providers: z.array(LocationEventProvider) })
+        .object({ event_providers: z.array(LocationEventProvider), ...PageFields })
         .meta({ id: 'LocationEventProviderList' }),
-      example: { event_providers: [example] },
+      example: { event_providers: [example], has_more: false, next_cursor: null },
     },
   },
-  errors: ['validation_failed', ...BEARER_ERRORS, 'not_found'],
+  errors: [...PAGE_ERRORS, ...BEARER_ERRORS, 'not_found'],
 });
 
 const single = z

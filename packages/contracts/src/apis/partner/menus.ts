@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import { EXAMPLE_MENU_FILE, MenuFile } from '../become-a-dsp/menu-file.ts';
 import { MenuFailureCode } from '../become-a-pos/menu-events.ts';
+import { PageFields, PageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
 
 /**
@@ -220,12 +221,12 @@ export const listMenuPublications = defineOperation({
   method: 'GET',
   path: '/menus/locations/{location_id}/publications',
   summary: "List a location's menu publications",
-  description: `The publications to the location's DSP stores, newest first (at most 100). ${WHO}`,
-  request: { params, example: { location_id: location } },
+  description: `The publications to the location's DSP stores. ${WHO} ${paginated('newest first (publications made during a walk are on its first page, not behind it)')}`,
+  request: { params, query: z.object(PageQuery), example: { location_id: location } },
   responses: {
     200: {
       description: 'The publications.',
-      schema: z.object({ publications: z.array(MenuPublication) }),
+      schema: z.object({ publications: z.array(MenuPublication), ...PageFields }),
       example: {
         publications: [
           {
@@ -242,10 +243,12 @@ export const listMenuPublications = defineOperation({
             finished_at: EXAMPLE.createdAt,
           },
         ],
+        has_more: false,
+        next_cursor: null,
       },
     },
   },
-  errors,
+  errors: [...errors, 'invalid_cursor'],
 });
 
 export const MENU_OPERATIONS = [getLocationCatalog, dryRunMenus, publishMenus, listMenuPublications];

@@ -3,6 +3,7 @@ import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { BINDING_STATES, ORG_LOCATION_STATES } from '../../states/onboarding.ts';
+import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
 import { LocationEventProvider } from './event-providers.ts';
 
@@ -37,7 +38,7 @@ export const OnboardingLocation = z
   .meta({ id: 'OnboardingLocation', description: 'A location the merchant has at the POS or DSP.' });
 
 export const OnboardingLocationList = z
-  .object({ locations: z.array(OnboardingLocation) })
+  .object({ locations: z.array(OnboardingLocation), ...PageFields })
   .meta({ id: 'OnboardingLocationList' });
 
 const OnboardingIdField = ObjectId.meta({ description: 'The integration `_id`.' });
@@ -172,7 +173,9 @@ export const OrgLocation = z
 
 export type OrgLocation = z.infer<typeof OrgLocation>;
 
-export const OrgLocationList = z.object({ locations: z.array(OrgLocation) }).meta({ id: 'OrgLocationList' });
+export const OrgLocationList = z
+  .object({ locations: z.array(OrgLocation), ...PageFields })
+  .meta({ id: 'OrgLocationList' });
 
 const exampleAddress: OnboardingAddress = {
   formatted_address: '2299 Mission St, Suite 2, San Francisco, CA 94110, US',
@@ -226,8 +229,11 @@ export const listOnboardingLocations = defineOperation({
     "Reads the partner's `/locations` with the merchant's token and answers them with normalised addresses",
     '(ISO 3166-2 region, formatted line). The integration must be `active`. A partner that rejects the',
     "merchant's grant on refresh turns the integration `needs_reconnection` (409). " + visibility,
+    paginated(
+      'by `provider_id` (the partner is asked for its whole list each time; a location it adds during a walk shows up in it only if its `provider_id` sorts after the page you are on)',
+    ),
   ].join('\n'),
-  request: { query: z.object({ onboarding_id: OnboardingIdField }) },
+  request: { query: z.object({ onboarding_id: OnboardingIdField, ...PageQuery }) },
   responses: {
     200: {
       description: "The merchant's locations.",
@@ -242,10 +248,12 @@ export const listOnboardingLocations = defineOperation({
             timezone: 'America/Los_Angeles',
           },
         ],
+        has_more: false,
+        next_cursor: null,
       },
     },
   },
-  errors: ['validation_failed', ...BEARER_ERRORS, 'not_found', ...partnerCallErrors],
+  errors: [...PAGE_ERRORS, ...BEARER_ERRORS, 'not_found', ...partnerCallErrors],
 });
 
 export const ingestLocations = defineOperation({
@@ -336,10 +344,13 @@ export const listOrgLocations = defineOperation({
   method: 'GET',
   path: '/onboarding/org/{id}/locations',
   summary: "List an organisation's locations, their DSP bindings and event providers",
-  description: `Every location ingested into the organisation (or only \`location_id\`), with its \`dsps[]\` and their statuses, and the event providers enabled for it. ${visibility}`,
+  description: `Every location ingested into the organisation (or only \`location_id\`), with its \`dsps[]\` and their statuses, and the event providers enabled for it. ${visibility} ${paginated('oldest first (by ingestion)')}`,
   request: {
     params: z.object({ id: ObjectId.meta({ description: 'The organisation id.' }) }),
-    query: z.object({ location_id: ObjectId.optional().meta({ description: 'Only this org location.' }) }),
+    query: z.object({
+      location_id: ObjectId.optional().meta({ description: 'Only this org location.' }),
+      ...PageQuery,
+    }),
   },
   responses: {
     200: {
@@ -373,10 +384,12 @@ export const listOrgLocations = defineOperation({
             event_providers: [],
           },
         ],
+        has_more: false,
+        next_cursor: null,
       },
     },
   },
-  errors: ['validation_failed', ...BEARER_ERRORS, 'not_found'],
+  errors: [...PAGE_ERRORS, ...BEARER_ERRORS, 'not_found'],
 });
 
 export const ONBOARDING_LOCATION_OPERATIONS = [

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PartnerTokenScope, Scope } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
+import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id, Text } from './shared.ts';
 
 const TokenName = Text().trim().min(1).max(100).meta({ description: 'A name to recognise the token by.' });
@@ -38,7 +39,9 @@ export const RenamePartnerTokenRequest = z
   .strictObject({ token_name: TokenName })
   .meta({ id: 'RenamePartnerToken', description: 'The new name of a partner token.' });
 
-export const PartnerTokenList = z.object({ tokens: z.array(PartnerToken) }).meta({ id: 'PartnerTokenList' });
+export const PartnerTokenList = z
+  .object({ tokens: z.array(PartnerToken), ...PageFields })
+  .meta({ id: 'PartnerTokenList' });
 export const PartnerTokenEnvelope = z.object({ token: PartnerToken }).meta({ id: 'PartnerTokenEnvelope' });
 export const CreatedPartnerToken = z
   .object({
@@ -76,15 +79,19 @@ export const listPartnerTokens = defineOperation({
   method: 'GET',
   path: '/tokens',
   summary: 'List the tokens of an organisation',
-  description: `The organisation's active partner tokens, oldest first. Secrets are never listed. ${visibility}`,
+  description: `The organisation's active partner tokens. Secrets are never listed. ${visibility} ${paginated('oldest first')}`,
   tags: ['Partner tokens'],
   security: { kind: 'bearer', scopes: ['user'] },
   servedBy: 'platform',
-  request: { query: z.object({ org_id: Id.meta({ description: 'The organisation.' }) }) },
+  request: { query: z.object({ org_id: Id.meta({ description: 'The organisation.' }), ...PageQuery }) },
   responses: {
-    200: { description: 'The tokens.', schema: PartnerTokenList, example: { tokens: [exampleToken] } },
+    200: {
+      description: 'The tokens.',
+      schema: PartnerTokenList,
+      example: { tokens: [exampleToken], has_more: false, next_cursor: null },
+    },
   },
-  errors: ['validation_failed', ...BEARER_ERRORS, 'not_found'],
+  errors: [...PAGE_ERRORS, ...BEARER_ERRORS, 'not_found'],
 });
 
 export const createPartnerToken = defineOperation({
