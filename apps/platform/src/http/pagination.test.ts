@@ -230,6 +230,27 @@ async function rootPartnerId(): Promise<string> {
   return rows[0]!.partner_id;
 }
 
+describe('paging is opt-in', () => {
+  it('without limit a list answers every item in one page, beyond any page size; publications their newest 100, as always', async () => {
+    const { db } = w.platform.app.ctx;
+    const partnerId = await rootPartnerId();
+    const rows = Array.from({ length: 120 }, (_, i) => ({ id: newId('cli'), partnerId, orgId: w.orgId, name: `many ${i}`, secretHash: 'x'.repeat(64), scopes: ['onboarding'] }));
+    await db.insert(apiClients).values(rows);
+    const whole = await api('GET', `/tokens?org_id=${w.orgId}`);
+    expect([whole.status, whole.body.has_more, whole.body.next_cursor]).toEqual([200, false, null]);
+    expect(ids(whole.body.tokens)).toEqual(expect.arrayContaining(rows.map((r) => r.id)));
+    // The rest of a walk, without limit: everything after the cursor.
+    const first = await api('GET', `/tokens?org_id=${w.orgId}&limit=1`);
+    const rest = await api('GET', `/tokens?org_id=${w.orgId}&starting_after=${first.body.next_cursor}`);
+    expect([...ids(first.body.tokens), ...ids(rest.body.tokens)]).toEqual(ids(whole.body.tokens));
+    expect(rest.body.has_more).toBe(false);
+    const [binding] = await db.select().from(locationBindings).where(eq(locationBindings.locationId, w.locationId));
+    await db.insert(menuPublications).values(Array.from({ length: 110 }, () => ({ id: newId('mpub'), bindingId: binding!.id, locationId: w.locationId, form: 'v1' as const, status: 'failed' as const, cause: 'operator' })));
+    const capped = await api('GET', `/menus/locations/${w.locationId}/publications`);
+    expect([capped.body.publications.length, capped.body.has_more]).toEqual([100, true]);
+  }); // prettier-ignore
+});
+
 describe('a bad limit or cursor', () => {
   const lists = () => [
     `/tokens?org_id=${w.orgId}`,

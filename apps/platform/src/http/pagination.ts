@@ -20,16 +20,16 @@ export interface ListOrder {
   direction: 'asc' | 'desc';
 }
 
-/** The query of a paginated list, as the contracts' `PageQuery` parses it. */
+/** The query of a paginated list, as the contracts' `pageQuery` parses it (no `limit`: every item). */
 export interface PageQuery {
-  limit: number;
+  limit?: number | undefined;
   starting_after?: string | undefined;
 }
 
-/** One page to read: at most `limit` items whose key comes after `after` (none: from the start). */
+/** One page to read: at most `limit` items (none: all) whose key comes after `after` (none: from the start). */
 export interface PageWindow {
   order: ListOrder;
-  limit: number;
+  limit: number | undefined;
   after: readonly string[] | undefined;
 }
 
@@ -91,8 +91,15 @@ export function pageWindow(order: ListOrder, query: PageQuery): PageWindow {
   return { order, limit: query.limit, after };
 }
 
-/** How many rows to read for a window: one more than it shows, to know whether more follow. */
-export const rowsToRead = (window: PageWindow): number => window.limit + 1;
+/** How many rows to read for a window: one more than it shows, to know whether more follow (none: all). */
+export const rowsToRead = (window: PageWindow): number | undefined =>
+  window.limit === undefined ? undefined : window.limit + 1;
+
+/** A (Drizzle `$dynamic()`) select limited to `rowsToRead(window)`, or not at all for a window without a limit. */
+export function limitToWindow<Q extends { limit(n: number): Q }>(query: Q, window: PageWindow): Q {
+  const rows = rowsToRead(window);
+  return rows === undefined ? query : query.limit(rows);
+}
 
 /**
  * The page of `rows`: the window's first `rowsToRead(window)` rows in its order (the extra
@@ -103,8 +110,8 @@ export function pageOf<T>(
   rows: readonly T[],
   keyOf: (row: T) => readonly string[],
 ): Page<T> {
-  const hasMore = rows.length > window.limit;
-  const items = rows.slice(0, window.limit);
+  const hasMore = window.limit !== undefined && rows.length > window.limit;
+  const items = hasMore ? rows.slice(0, window.limit) : [...rows];
   return {
     items,
     has_more: hasMore,
@@ -165,7 +172,8 @@ export function creationOrder(
     placeholders: (window: PageWindow) => ({
       afterAt: window.after?.[0] ?? null,
       afterId: window.after?.[1] ?? null,
-      limit: rowsToRead(window),
+      // null: `limit null` is no limit in PostgreSQL.
+      limit: rowsToRead(window) ?? null,
     }),
   };
 }

@@ -7,7 +7,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { catalogs, locationBindings, menuPublications, orgLocations, orgs } from '../db/schema/index.ts';
 import { asPartnerFailure } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { creationOrder, pageOf, pageWindow, rowsToRead, type PageQuery } from '../http/pagination.ts';
+import { creationOrder, pageOf, pageWindow, limitToWindow, type PageQuery } from '../http/pagination.ts';
 import { resolve } from './build.ts';
 import { catalogVersionOf, latestCatalog, pullCatalog } from './catalogs.ts';
 import { catalogAsSaid } from './object-updates.ts';
@@ -99,19 +99,22 @@ export async function publicationsOf(
 ) {
   const window = pageWindow(PUBLICATIONS_ORDER.order, query);
   const location = await findVisibleLocation(ctx.db, auth, locationId);
-  const rows = await ctx.db
-    .select({
-      p: menuPublications,
-      store: locationBindings.dspProviderId,
-      version: catalogs.version,
-      instant: PUBLICATIONS_ORDER.instant,
-    })
-    .from(menuPublications)
-    .innerJoin(locationBindings, eq(locationBindings.id, menuPublications.bindingId))
-    .leftJoin(catalogs, eq(catalogs.id, menuPublications.catalogId))
-    .where(and(eq(menuPublications.locationId, location.id), PUBLICATIONS_ORDER.where(window)))
-    .orderBy(...PUBLICATIONS_ORDER.orderBy)
-    .limit(rowsToRead(window));
+  const rows = await limitToWindow(
+    ctx.db
+      .select({
+        p: menuPublications,
+        store: locationBindings.dspProviderId,
+        version: catalogs.version,
+        instant: PUBLICATIONS_ORDER.instant,
+      })
+      .from(menuPublications)
+      .innerJoin(locationBindings, eq(locationBindings.id, menuPublications.bindingId))
+      .leftJoin(catalogs, eq(catalogs.id, menuPublications.catalogId))
+      .where(and(eq(menuPublications.locationId, location.id), PUBLICATIONS_ORDER.where(window)))
+      .orderBy(...PUBLICATIONS_ORDER.orderBy)
+      .$dynamic(),
+    window,
+  );
   const { items, ...page } = pageOf(window, rows, (r) => [r.instant, r.p.id]);
   const publications: z.input<typeof MenuPublication>[] = items.map(({ p, store, version }) => ({
     _id: p.id,

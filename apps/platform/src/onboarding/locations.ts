@@ -18,7 +18,7 @@ import {
   pageOf,
   pageOfAll,
   pageWindow,
-  rowsToRead,
+  limitToWindow,
   type PageQuery,
   type PageWindow,
 } from '../http/pagination.ts';
@@ -377,19 +377,22 @@ async function readOrgLocations(
   locationId: string | undefined,
   window: PageWindow,
 ): Promise<{ locations: OrgLocationWire[]; has_more: boolean; next_cursor: string | null }> {
-  const rows = await tx
-    .select({ l: orgLocations, source: partners.slug, instant: ORG_LOCATIONS_ORDER.instant })
-    .from(orgLocations)
-    .innerJoin(partners, eq(partners.id, orgLocations.sourcePartnerId))
-    .where(
-      and(
-        eq(orgLocations.orgId, orgId),
-        locationId ? eq(orgLocations.id, locationId) : undefined,
-        ORG_LOCATIONS_ORDER.where(window),
-      ),
-    )
-    .orderBy(...ORG_LOCATIONS_ORDER.orderBy)
-    .limit(rowsToRead(window));
+  const rows = await limitToWindow(
+    tx
+      .select({ l: orgLocations, source: partners.slug, instant: ORG_LOCATIONS_ORDER.instant })
+      .from(orgLocations)
+      .innerJoin(partners, eq(partners.id, orgLocations.sourcePartnerId))
+      .where(
+        and(
+          eq(orgLocations.orgId, orgId),
+          locationId ? eq(orgLocations.id, locationId) : undefined,
+          ORG_LOCATIONS_ORDER.where(window),
+        ),
+      )
+      .orderBy(...ORG_LOCATIONS_ORDER.orderBy)
+      .$dynamic(),
+    window,
+  );
   const { items: locations, ...page } = pageOf(window, rows, (r) => [r.instant, r.l.id]);
   if (locationId && !window.after && locations.length === 0)
     throw new ApiError('not_found', `No location ${locationId} in this organisation.`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
-import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
+import { PAGE_ERRORS, PageFields, pageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, EXAMPLE } from './shared.ts';
 
 const METRICS_DEFINITION =
@@ -112,7 +112,7 @@ export const listBillingReports = defineOperation({
   },
   security: { kind: 'bearer', scopes: ['billing'] },
   servedBy: 'platform',
-  request: { query: z.object({ partner_id: partnerId, ...PageQuery }) },
+  request: { query: z.object({ partner_id: partnerId, ...pageQuery() }) },
   responses: {
     200: {
       description: 'The reports.',

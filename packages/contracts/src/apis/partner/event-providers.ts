@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
-import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
+import { PAGE_ERRORS, PageFields, pageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, EXAMPLE } from './shared.ts';
 
 /**
@@ -112,7 +112,7 @@ export const listLocationEventProviders = defineOperation({
   },
   request: {
     params,
-    query: z.object(PageQuery),
+    query: z.object(pageQuery()),
     example: { id: exampleParams.id, location_id: exampleParams.location_id },
   },
   responses: {

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import { EXAMPLE_MENU_FILE, MenuFile } from '../become-a-dsp/menu-file.ts';
 import { MenuFailureCode } from '../become-a-pos/menu-events.ts';
-import { PageFields, PageQuery, paginated } from './pagination.ts';
+import { PageFields, pageQuery, paginated } from './pagination.ts';
+
+/** The newest publications a list without `limit` answers (its cap before it paginated). */
+const PUBLICATIONS_PAGE = 100;
 import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
 
 /**
@@ -221,8 +224,8 @@ export const listMenuPublications = defineOperation({
   method: 'GET',
   path: '/menus/locations/{location_id}/publications',
   summary: "List a location's menu publications",
-  description: `The publications to the location's DSP stores. ${WHO} ${paginated('newest first (publications made during a walk are on its first page, not behind it)')}`,
-  request: { params, query: z.object(PageQuery), example: { location_id: location } },
+  description: `The publications to the location's DSP stores. ${WHO} ${paginated('newest first (publications made during a walk are on its first page, not behind it)', PUBLICATIONS_PAGE)}`,
+  request: { params, query: z.object(pageQuery(PUBLICATIONS_PAGE)), example: { location_id: location } },
   responses: {
     200: {
       description: 'The publications.',

@@ -3,7 +3,7 @@ import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { BINDING_STATES, ORG_LOCATION_STATES } from '../../states/onboarding.ts';
-import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
+import { PAGE_ERRORS, PageFields, pageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
 import { LocationEventProvider } from './event-providers.ts';
 
@@ -233,7 +233,7 @@ export const listOnboardingLocations = defineOperation({
       'by `provider_id` (the partner is asked for its whole list each time; a location it adds during a walk shows up in it only if its `provider_id` sorts after the page you are on)',
     ),
   ].join('\n'),
-  request: { query: z.object({ onboarding_id: OnboardingIdField, ...PageQuery }) },
+  request: { query: z.object({ onboarding_id: OnboardingIdField, ...pageQuery() }) },
   responses: {
     200: {
       description: "The merchant's locations.",
@@ -349,7 +349,7 @@ export const listOrgLocations = defineOperation({
     params: z.object({ id: ObjectId.meta({ description: 'The organisation id.' }) }),
     query: z.object({
       location_id: ObjectId.optional().meta({ description: 'Only this org location.' }),
-      ...PageQuery,
+      ...pageQuery(),
     }),
   },
   responses: {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PartnerTokenScope, Scope } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
-import { PAGE_ERRORS, PageFields, PageQuery, paginated } from './pagination.ts';
+import { PAGE_ERRORS, PageFields, pageQuery, paginated } from './pagination.ts';
 import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id, Text } from './shared.ts';
 
 const TokenName = Text().trim().min(1).max(100).meta({ description: 'A name to recognise the token by.' });
@@ -83,7 +83,7 @@ export const listPartnerTokens = defineOperation({
   tags: ['Partner tokens'],
   security: { kind: 'bearer', scopes: ['user'] },
   servedBy: 'platform',
-  request: { query: z.object({ org_id: Id.meta({ description: 'The organisation.' }), ...PageQuery }) },
+  request: { query: z.object({ org_id: Id.meta({ description: 'The organisation.' }), ...pageQuery() }) },
   responses: {
     200: {
       description: 'The tokens.',
