@@ -49,6 +49,8 @@ export const menuPublications = pgTable(
   },
   (t) => [
     index('menu_publications_binding').on(t.bindingId, t.createdAt),
+    // A location's publications, newest first, page by page (`GET /menus/locations/{id}/publications`).
+    index('menu_publications_location').on(t.locationId, t.createdAt, t.id),
     uniqueIndex('menu_publications_in_flight')
       .on(t.bindingId)
       .where(sql`status = 'publishing'`),

@@ -1,0 +1,1 @@
+CREATE INDEX "menu_publications_location" ON "menu_publications" USING btree ("location_id","created_at","id");
