@@ -270,6 +270,11 @@ describe('POST /Orders and what follows', () => {
     }
     const uber = await post('/Orders', delivery, { serviceType: 'UberEats', applyDefaultModifiers: true });
     expect(uber.status, uber.text).toBe(201);
+    // The order type in another case is the store's and the menu's (as in /Stores/{id}/OrderTypes/{orderType}).
+    const lower = await post('/Orders', { ...delivery, orderType: 'DELIVERY' }, { serviceType: 'UberEats', applyDefaultModifiers: true });
+    expect([lower.status, lower.body.data?.orderType, lower.body.data?.total]).toEqual([201, 'Delivery', uber.body.data.total]);
+    const refused = await post('/PriceOrder', { ...delivery, orderType: 'delivery' }, { serviceType: 'GrubHub', applyDefaultModifiers: true });
+    expect([refused.status, refused.body.message]).toEqual([422, expect.stringContaining('does not take Delivery orders for GrubHub')]);
   }); // prettier-ignore
 
   it('lists by business date (3 days at most) and filters; cancels by reference', async () => {

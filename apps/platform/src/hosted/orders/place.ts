@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
 import type { Loose } from '../ignored-fields.ts';
 import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
-import { storeOrderTypeFor } from '../stores/order-types.ts';
+import { orderTypeSpelled, storeOrderTypeFor } from '../stores/order-types.ts';
 import { storeAndMenuForOrder } from './menu-for.ts';
 import { applyCardPayment } from './payments.ts';
 import { insertOrder, type OrderRow } from './records.ts';
@@ -59,10 +59,16 @@ export async function priceForStore(
   r: PricingRequest,
 ): Promise<PricingResult & { store: Pick<HostedStore, 'id' | 'zone'>; prepMinutes: number }> {
   const { store, menu } = await storeAndMenuForOrder(db, r.auth, r.storeId, r.serviceType, r.order);
-  const terms = storeOrderTypeFor(store.id, store.orderTypes, r.order.orderType, r.serviceType);
+  // The order type in any case, as in the Store API's paths: `pickup` is the menu's `Pickup`.
+  const orderType = orderTypeSpelled(r.order.orderType, [
+    ...menu.orderTypes.map((t) => t.id),
+    ...store.orderTypes.map((t) => t.id),
+  ]);
+  const order = orderType === r.order.orderType ? r.order : { ...r.order, orderType };
+  const terms = storeOrderTypeFor(store.id, store.orderTypes, order.orderType, r.serviceType);
   const result = priceOrder({
     menu,
-    order: r.order,
+    order,
     applyDefaultModifiers: r.applyDefaultModifiers,
     timeZone: store.zone,
     now: r.now,
@@ -78,7 +84,7 @@ export async function priceForStore(
   }
   // The store's current estimate (a manager may have changed it), else the menu's prep minutes.
   const prepMinutes =
-    terms?.estimatedTime ?? menu.orderTypes.find((t) => t.id === r.order.orderType)?.deferPrepMinutes ?? 0;
+    terms?.estimatedTime ?? menu.orderTypes.find((t) => t.id === order.orderType)?.deferPrepMinutes ?? 0;
   // The engine's warnings name fields of the order (`discounts[1]`): on the wire, of the body.
   const messages = result.messages.map((m) => ({ ...m, id: `body.data.${m.id}` }));
   return { ...result, messages, store, prepMinutes };

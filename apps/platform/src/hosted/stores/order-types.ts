@@ -19,15 +19,28 @@ export function orderTypeNamed(
   types: readonly StoreOrderType[],
   id: string,
 ): StoreOrderType {
-  const lower = id.toLowerCase();
-  const found = types.find((t) => t.id === id) ?? onlyOne(types.filter((t) => t.id.toLowerCase() === lower));
+  const spelled = orderTypeSpelled(
+    id,
+    types.map((t) => t.id),
+  );
+  const found = types.find((t) => t.id === spelled);
   if (found) return found;
   throw new ApiError(
     'not_found',
     `Store ${storeId} has no order type ${id}; it has ${types.map((t) => t.id).join(', ') || 'none'} (GET /Stores/${storeId}/OrderTypes).`,
   );
 }
-const onlyOne = <T>(list: T[]): T | undefined => (list.length === 1 ? list[0] : undefined);
+
+/**
+ * An order type id as `ids` spell it: itself when listed, else the only one differing from it in case
+ * (`pickup` for `Pickup`), else as sent (none, or two that differ only in case: the exact one is needed).
+ */
+export function orderTypeSpelled(id: string, ids: readonly string[]): string {
+  if (ids.includes(id)) return id;
+  const lower = id.toLowerCase();
+  const matches = new Set(ids.filter((other) => other.toLowerCase() === lower));
+  return matches.size === 1 ? [...matches][0]! : id;
+}
 
 /** Offered for the service type (`None` in its list: for every one). */
 export const offeredFor = (type: Pick<StoreOrderType, 'serviceTypes'>, serviceType: ServiceType): boolean =>
