@@ -382,6 +382,38 @@ describe('order events out', () => {
     }
   });
 
+  it("a provider's timeline is its part: state changes, its events and webhooks, not the POS's nor the DSP's", async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await assign(a, id)).status).toBe(200);
+    expect((await deliveryStatus(a, id, 'arrived_at_pickup')).status).toBe(200);
+    expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(409);
+    await waitFor(() => posCalls(w, id).length >= 3 || undefined); // order.created, two order.updated
+    const { access_token } = await requestAccessToken(w.url, a.partner);
+    const mine = await partnerApi('GET', `/orders/${id}/timeline`, access_token);
+    expect(mine.status, mine.text).toBe(200);
+    const me = a.partner.partner_id;
+    const webhook = 'order.update.delivery.status';
+    expect(mine.body.entries.map((e: Record<string, unknown>) => [e.kind, e.type, e.partner_id])).toEqual([
+      ['status', 'received', null],
+      ['status', 'accepted', null],
+      ['sent', 'order.confirmed', me],
+      ['received', 'order.assign.driver', me],
+      ['received', webhook, me],
+      ['received', webhook, me],
+      ['refused', webhook, null],
+    ]);
+    expect(mine.body.entries[2].delivery.attempts).toEqual([expect.objectContaining({ status: 200 })]);
+    // The merchant's partner still reads all of it: the DSP's order, the calls to the POS and the DSP.
+    const all = await partnerApi('GET', `/orders/${id}/timeline`);
+    const others = all.body.entries.filter(
+      (e: { partner_id: string | null }) => e.partner_id && e.partner_id !== me,
+    );
+    expect(others.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['new_order', 'order.created', 'location.order.accept', 'order.updated']),
+    );
+  });
+
   it('a disabled provider hears nothing more', async () => {
     expect((await disable(a)).status).toBe(200);
     const { id } = await acceptedOrder();
