@@ -550,6 +550,37 @@ describe('driver assignment and delivery status in', () => {
     expect(pos.status, pos.text).toBe(204);
   });
 
+  it('delivered after the restaurant completed the order: 200, the POS hears the delivery, the DSP is not told twice', async () => {
+    const { id, posId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await deliveryStatus(a, id, 'enroute_to_dropoff')).status).toBe(200);
+    const pos = await postPos(w, {
+      type: 'order.status.updated',
+      object: { provider_id: posId, location_id: w.posLocation, status: 'completed' },
+    });
+    expect(pos.status, pos.text).toBe(204);
+    const late = await deliveryStatus(a, id, 'completed');
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toMatchObject({ order_id: id, delivery_status: 'completed' });
+    const told = await waitFor(() =>
+      posCalls(w, id).find((c) => JSON.stringify(c.body).includes('"delivery_status":"completed"')),
+    );
+    expect(told.body).toMatchObject({ type: 'order.updated', object: { status: 'completed' } });
+    const { entries } = (await partnerApi('GET', `/orders/${id}/timeline`)).body as {
+      entries: { kind: string; type: string; detail: string | null }[];
+    };
+    // One completion, the restaurant's, and one completed told to the DSP; the delivery recorded.
+    expect(entries.filter((e) => e.kind === 'status' && e.type === 'completed')).toHaveLength(1);
+    expect(
+      entries.filter((e) => e.kind === 'sent' && e.type === 'location.order.notify_status_change'),
+    ).toHaveLength(1);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ kind: 'received', detail: 'enroute_to_dropoff -> completed' }),
+    );
+    expect(entries.filter((e) => e.kind === 'refused')).toEqual([]);
+    expect(await orderRow(w, id)).toMatchObject({ status: 'completed', delivery_status: 'completed' });
+  });
+
   it('a driver assignment overtaken by a status is recorded, the stage kept (before and after pickup)', async () => {
     const { id } = await acceptedOrder();
     expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200);
