@@ -903,6 +903,10 @@ describe('a provider down for good', () => {
         detail: expect.stringMatching(/^The event provider was never delivered order.confirmed; .*503/),
       }),
     ]);
+    // The provider, back up, reads the same two entries in its part of the timeline.
+    const { access_token } = await requestAccessToken(w.url, d.partner);
+    const own = await call('GET', `${w.url}/orders/${id}/timeline`, { token: access_token });
+    expect(own.body.entries.filter((e: { kind: string }) => e.kind !== 'status')).toEqual(mine);
 
     const [row] = (await partnerApi('GET', providersPath())).body.event_providers.filter(
       (p: { slug: string }) => p.slug === d.partner.slug,
