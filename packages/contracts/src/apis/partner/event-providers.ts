@@ -24,13 +24,10 @@ export const EventProviderDelivery = z
     }),
     opened_at: z.iso.datetime().nullable().meta({ description: 'When deliveries were paused, if they are.' }),
     retry_at: z.iso.datetime().nullable().meta({ description: 'When the next probe may go out, if paused.' }),
-    last_error: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'The last delivery failure, kept once deliveries succeed again (`state` says how they go now).',
-      }),
+    last_error: z.string().nullable().meta({
+      description:
+        'The last delivery failure, kept once deliveries succeed again (`state` says how they go now).',
+    }),
   })
   .meta({
     id: 'EventProviderDelivery',
