@@ -100,7 +100,12 @@ export const ERROR_CODES = {
     description: 'The refresh token was already used; its whole token family is now revoked.',
   },
   // webhook signatures
-  signature_missing: { status: 401, description: 'The `Stream-Webhook-Signature` header is absent.' },
+  signature_missing: {
+    status: 401,
+    // One code for both directions: the events Stream sends a provider carry `X-Stream-Signature`.
+    description:
+      'The signature header is absent: `Stream-Webhook-Signature` on the webhooks you send, `X-Stream-Signature` on the events Stream sends you.',
+  },
   signature_malformed: {
     status: 401,
     description: 'The signature is not 64 hex characters (send lower-case; upper-case is accepted).',

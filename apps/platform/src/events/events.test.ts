@@ -382,6 +382,38 @@ describe('order events out', () => {
     }
   });
 
+  it("a provider's timeline is its part: state changes, its events and webhooks, not the POS's nor the DSP's", async () => {
+    const { id } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await assign(a, id)).status).toBe(200);
+    expect((await deliveryStatus(a, id, 'arrived_at_pickup')).status).toBe(200);
+    expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(409);
+    await waitFor(() => posCalls(w, id).length >= 3 || undefined); // order.created, two order.updated
+    const { access_token } = await requestAccessToken(w.url, a.partner);
+    const mine = await partnerApi('GET', `/orders/${id}/timeline`, access_token);
+    expect(mine.status, mine.text).toBe(200);
+    const me = a.partner.partner_id;
+    const webhook = 'order.update.delivery.status';
+    expect(mine.body.entries.map((e: Record<string, unknown>) => [e.kind, e.type, e.partner_id])).toEqual([
+      ['status', 'received', null],
+      ['status', 'accepted', null],
+      ['sent', 'order.confirmed', me],
+      ['received', 'order.assign.driver', me],
+      ['received', webhook, me],
+      ['received', webhook, me],
+      ['refused', webhook, null],
+    ]);
+    expect(mine.body.entries[2].delivery.attempts).toEqual([expect.objectContaining({ status: 200 })]);
+    // The merchant's partner still reads all of it: the DSP's order, the calls to the POS and the DSP.
+    const all = await partnerApi('GET', `/orders/${id}/timeline`);
+    const others = all.body.entries.filter(
+      (e: { partner_id: string | null }) => e.partner_id && e.partner_id !== me,
+    );
+    expect(others.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['new_order', 'order.created', 'location.order.accept', 'order.updated']),
+    );
+  });
+
   it('a disabled provider hears nothing more', async () => {
     expect((await disable(a)).status).toBe(200);
     const { id } = await acceptedOrder();
@@ -516,6 +548,37 @@ describe('driver assignment and delivery status in', () => {
       object: { provider_id: posId, location_id: w.posLocation, status: 'completed' },
     });
     expect(pos.status, pos.text).toBe(204);
+  });
+
+  it('delivered after the restaurant completed the order: 200, the POS hears the delivery, the DSP is not told twice', async () => {
+    const { id, posId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await deliveryStatus(a, id, 'enroute_to_dropoff')).status).toBe(200);
+    const pos = await postPos(w, {
+      type: 'order.status.updated',
+      object: { provider_id: posId, location_id: w.posLocation, status: 'completed' },
+    });
+    expect(pos.status, pos.text).toBe(204);
+    const late = await deliveryStatus(a, id, 'completed');
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toMatchObject({ order_id: id, delivery_status: 'completed' });
+    const told = await waitFor(() =>
+      posCalls(w, id).find((c) => JSON.stringify(c.body).includes('"delivery_status":"completed"')),
+    );
+    expect(told.body).toMatchObject({ type: 'order.updated', object: { status: 'completed' } });
+    const { entries } = (await partnerApi('GET', `/orders/${id}/timeline`)).body as {
+      entries: { kind: string; type: string; detail: string | null }[];
+    };
+    // One completion, the restaurant's, and one completed told to the DSP; the delivery recorded.
+    expect(entries.filter((e) => e.kind === 'status' && e.type === 'completed')).toHaveLength(1);
+    expect(
+      entries.filter((e) => e.kind === 'sent' && e.type === 'location.order.notify_status_change'),
+    ).toHaveLength(1);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ kind: 'received', detail: 'enroute_to_dropoff -> completed' }),
+    );
+    expect(entries.filter((e) => e.kind === 'refused')).toEqual([]);
+    expect(await orderRow(w, id)).toMatchObject({ status: 'completed', delivery_status: 'completed' });
   });
 
   it('a driver assignment overtaken by a status is recorded, the stage kept (before and after pickup)', async () => {
@@ -840,6 +903,10 @@ describe('a provider down for good', () => {
         detail: expect.stringMatching(/^The event provider was never delivered order.confirmed; .*503/),
       }),
     ]);
+    // The provider, back up, reads the same two entries in its part of the timeline.
+    const { access_token } = await requestAccessToken(w.url, d.partner);
+    const own = await call('GET', `${w.url}/orders/${id}/timeline`, { token: access_token });
+    expect(own.body.entries.filter((e: { kind: string }) => e.kind !== 'status')).toEqual(mine);
 
     const [row] = (await partnerApi('GET', providersPath())).body.event_providers.filter(
       (p: { slug: string }) => p.slug === d.partner.slug,

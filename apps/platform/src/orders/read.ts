@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { OrderTimeline, RoutedOrder } from '@stream/contracts/apis/partner/orders';
 import type { PartnerAuth } from '../auth/access-token.ts';
@@ -18,22 +18,35 @@ const notFound = (id: string) =>
 /**
  * The order, when the caller is its DSP, its POS, the white-label partner of its org (an
  * org-limited token: that org only), or an event provider told of it (`toldOf`) or delivering it.
+ * `eventProvider` is true for the last: it reads the order's timeline as `timelineOf`'s `onlyOf`.
  */
+export async function visibleOrder(
+  db: DbOrTx,
+  auth: Pick<PartnerAuth, 'partnerId' | 'orgId'>,
+  id: string,
+): Promise<{ order: Order; eventProvider: boolean }> {
+  const order = await findOrder(db, id);
+  if (!order) throw notFound(id);
+  if (auth.orgId && auth.orgId !== order.orgId) throw notFound(id);
+  if (auth.partnerId === order.dspPartnerId || auth.partnerId === order.posPartnerId) {
+    return { order, eventProvider: false };
+  }
+  const [org] = order.orgId
+    ? await db.select({ partnerId: orgs.partnerId }).from(orgs).where(eq(orgs.id, order.orgId))
+    : [];
+  if (org?.partnerId === auth.partnerId) return { order, eventProvider: false };
+  if (order.deliveryProviderId === auth.partnerId || (await toldOf(db, order.id, auth.partnerId))) {
+    return { order, eventProvider: true };
+  }
+  throw notFound(id);
+}
+
 export async function findVisibleOrder(
   db: DbOrTx,
   auth: Pick<PartnerAuth, 'partnerId' | 'orgId'>,
   id: string,
 ): Promise<Order> {
-  const order = await findOrder(db, id);
-  if (!order) throw notFound(id);
-  if (auth.orgId && auth.orgId !== order.orgId) throw notFound(id);
-  const onIt = [order.dspPartnerId, order.posPartnerId, order.deliveryProviderId];
-  if (onIt.includes(auth.partnerId)) return order;
-  const [org] = order.orgId
-    ? await db.select({ partnerId: orgs.partnerId }).from(orgs).where(eq(orgs.id, order.orgId))
-    : [];
-  if (org?.partnerId === auth.partnerId || (await toldOf(db, order.id, auth.partnerId))) return order;
-  throw notFound(id);
+  return (await visibleOrder(db, auth, id)).order;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -65,14 +78,36 @@ export function orderToWire(o: Order): z.input<typeof RoutedOrder> {
 
 type Entry = z.input<typeof OrderTimeline>['entries'][number];
 
-/** The order's timeline, oldest first: each `sent` entry with its delivery and every attempt. */
-export async function timelineOf(db: DbOrTx, orderId: string): Promise<z.input<typeof OrderTimeline>> {
+/**
+ * The order's timeline, oldest first: each `sent` entry with its delivery and every attempt.
+ * `onlyOf` (an event provider reading it) keeps the order's changes of state and what concerns that
+ * partner: the events sent to it and their attempts, its webhooks (and their refusals), what it was
+ * not delivered. The other partners' webhooks and the calls made to them are theirs (customer data,
+ * their answers), as a Svix endpoint sees only its own attempts.
+ */
+export async function timelineOf(
+  db: DbOrTx,
+  orderId: string,
+  onlyOf?: string,
+): Promise<z.input<typeof OrderTimeline>> {
   const rows = await db
     .select({ entry: orderTimeline, received: webhookEvents.body, jobStatus: jobs.status })
     .from(orderTimeline)
     .leftJoin(webhookEvents, eq(webhookEvents.id, orderTimeline.eventId))
     .leftJoin(jobs, eq(jobs.id, orderTimeline.jobId))
-    .where(eq(orderTimeline.orderId, orderId))
+    .where(
+      and(
+        eq(orderTimeline.orderId, orderId),
+        onlyOf
+          ? or(
+              eq(orderTimeline.kind, 'status'),
+              eq(orderTimeline.partnerId, onlyOf),
+              // A refusal names no partner; the webhook it refused does.
+              eq(webhookEvents.partnerId, onlyOf),
+            )
+          : undefined,
+      ),
+    )
     .orderBy(asc(orderTimeline.seq));
   const jobIds = rows.flatMap((r) => (r.entry.jobId ? [r.entry.jobId] : []));
   const attempts = jobIds.length

@@ -98,7 +98,8 @@ export const eventProviderSendWebhook = defineOperation({
 (hex HMAC-SHA256 of the exact body bytes, your webhook secret). The platform commits it, applies it to the
 order's delivery and relays it to the restaurant's POS as \`order.updated\` with \`delivery_status\` and
 \`driver_details\`, then answers the delivery as it stands. A delivery \`completed\` completes the order too (the
-marketplace is told it is \`completed\`).
+marketplace is told it is \`completed\`); after the restaurant completed the order it is still a 200, applied and
+relayed to the POS, and the marketplace is not told a second time.
 
 Name the order and location as its events do (\`reference_id\`, \`location_id\`). An order of a location you are
 not enabled for is 404 \`order_not_found\`, as is an unknown one; an order you were sent an event of stays yours

@@ -18,12 +18,16 @@ export const EventProviderDelivery = z
     failure_rate: z
       .number()
       .meta({ description: 'Share of failed deliveries in the current one-minute window (0 to 1).' }),
-    alerting: z
-      .boolean()
-      .meta({ description: 'True from a 10 % failure rate: the provider is failing, not yet paused.' }),
+    alerting: z.boolean().meta({
+      description:
+        'True from a 10 % failure rate (of 10 or more deliveries in the minute), and while deliveries are paused (`open`, when `failure_rate` may read 0: nothing is sent).',
+    }),
     opened_at: z.iso.datetime().nullable().meta({ description: 'When deliveries were paused, if they are.' }),
     retry_at: z.iso.datetime().nullable().meta({ description: 'When the next probe may go out, if paused.' }),
-    last_error: z.string().nullable().meta({ description: 'The last delivery failure.' }),
+    last_error: z.string().nullable().meta({
+      description:
+        'The last delivery failure, kept once deliveries succeed again (`state` says how they go now).',
+    }),
   })
   .meta({
     id: 'EventProviderDelivery',

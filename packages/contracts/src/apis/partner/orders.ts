@@ -143,7 +143,10 @@ export const getOrderTimeline = defineOperation({
   path: '/orders/{order_id}/timeline',
   summary: "Get an order's timeline",
   description: `Every webhook received about the order, every change of state, every call made to a partner with each
-attempt (status, latency, the partner's answer), oldest first. ${DESCRIPTION_WHO}`,
+attempt (status, latency, the partner's answer), oldest first. ${DESCRIPTION_WHO} The DSP, the POS and the
+white-label partner read every entry. An event provider reads its part only: the changes of state (\`status\`),
+the events sent to it with their attempts, its own webhooks and their refusals, and \`gave_up\` for an event it
+never got; not the other partners' webhooks nor the calls made to them.`,
   tags: ['Orders'],
   security: { kind: 'bearer', scopes: [] },
   servedBy: 'platform',
