@@ -333,7 +333,14 @@ describe('a new order', () => {
     const required = await postDsp(w, { ...newOrder(w), location_id: null });
     expect(required.status).toBe(400);
     expect(required.body.error).toMatchObject({ code: 'validation_failed' });
-    expect(JSON.stringify(required.body.error.details)).toContain('location_id');
+    expect(required.body.error.details).toEqual([
+      { path: 'body.location_id', message: 'is required but missing; send a string.' },
+    ]);
+    expect(required.body.error.message).toBe('body.location_id: is required but missing; send a string.');
+    const noSubtotal = await postDsp(w, { ...newOrder(w), order: { ...newOrder(w).order, subtotal: null } });
+    expect(noSubtotal.body.error.message).toBe(
+      'body.order.subtotal: is required but missing; send a number.',
+    );
   });
 
   it('a POS answering a new order 2xx but unusably fails it at the DSP and is told to cancel it', async () => {

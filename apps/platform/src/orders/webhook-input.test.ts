@@ -94,6 +94,19 @@ describe('the DSP webhook refuses', () => {
     expect(await orderCount()).toBe(0);
   });
 
+  it('a signed body behind a UTF-8 byte order mark with 400 invalid_json naming the mark, storing nothing', async () => {
+    const raw = `\ufeff${JSON.stringify(newOrder(w))}`;
+    const res = await call('POST', dspUrl(), {
+      body: raw,
+      headers: { 'stream-webhook-signature': sign(w.dspPartner.webhook_secret, raw) },
+    });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_json']);
+    expect(res.body.error.message).toBe(
+      'The body starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: send (and sign) the JSON without it.',
+    );
+    expect(await orderCount()).toBe(0);
+  });
+
   it('a body over the size limit with 413, and deep nesting without a 5xx', async () => {
     const huge = newOrder(w, { special_instructions: 'x'.repeat(2 * 1024 * 1024) });
     const big = await postDsp(w, huge);

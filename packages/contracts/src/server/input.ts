@@ -75,6 +75,13 @@ export function refuseUnstorableText(value: unknown, path: string, dropProto = f
  */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
+  // Some Windows tools write one; JSON has none, and the parser's own message quotes it invisibly.
+  if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) {
+    throw new CodedError(
+      'invalid_json',
+      'The body starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: send (and sign) the JSON without it.',
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));

@@ -79,11 +79,27 @@ export function refuseUnstorableUrl(req: FastifyRequest): void {
 
 /** A Fastify schema validation error (Zod issues through fastify-type-provider-zod, or Ajv's). */
 interface ValidationError {
-  validation: { instancePath?: string; message?: string }[];
+  validation: {
+    instancePath?: string;
+    message?: string;
+    keyword?: string;
+    params?: { expected?: unknown };
+  }[];
   validationContext?: string;
 }
 function isValidationError(err: unknown): err is ValidationError {
   return Array.isArray((err as { validation?: unknown }).validation);
+}
+
+/**
+ * A required field that is absent (or null, where the operation takes null as absent): Zod words it
+ * "expected number, received undefined", which names neither what the caller sent nor what to do.
+ */
+function missingField(v: ValidationError['validation'][number]): string | undefined {
+  if (v.keyword !== 'invalid_type' || !v.message?.endsWith('received undefined')) return undefined;
+  const expected = typeof v.params?.expected === 'string' ? v.params.expected : undefined;
+  if (!expected) return 'is required but missing; send it.';
+  return `is required but missing; send ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}.`;
 }
 
 /** What an error thrown anywhere in a request answers: its status and the facts its envelope wraps. */
@@ -103,7 +119,7 @@ export function describeError(
     const details = err.validation.map((v) => ({
       // The body itself is instancePath `/`: `body`, not `body.`.
       path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.').replace(/\.$/, '') : ''}`,
-      message: v.message ?? 'is invalid',
+      message: missingField(v) ?? v.message ?? 'is invalid',
     }));
     const first = details[0];
     return facts(

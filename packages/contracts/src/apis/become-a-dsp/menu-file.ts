@@ -298,10 +298,11 @@ export const dspGetMenuFile = defineOperation({
   operationId: 'dspGetMenuFile',
   method: 'GET',
   path: '/stream-dsp/v1/menuFileS3Url',
-  summary: 'Download a menu file',
-  description: `Where a DSP fetches a store's menu: the \`download_url\` of a \`location.publish\` event is a signed,
-expiring link to the file (\`v1\` nested, or \`v2\` flat for DSPs with the v2 flag). The sandbox DSP serves the
-last file it downloaded here, so a developer can read what it got.`,
+  summary: "A store's last menu file (Stream does not call it)",
+  description: `Your store's last menu file, as you downloaded it (\`v1\` nested, or \`v2\` flat for DSPs with the v2 flag).
+Part of the contract, but Stream does not call it and certification does not check it: you take each menu from
+the \`download_url\` of a \`location.publish\` event (a signed, expiring link on Stream). The sandbox DSP serves
+the last file it downloaded here, so a developer can read what it got.`,
   tags: ['Menus'],
   tagDescriptions: { Menus: 'The menu files the platform publishes to your stores.' },
   security: { kind: 'merchant-bearer' },

@@ -408,7 +408,8 @@ may be sent as \`null\`: it is taken as absent (a required one then fails as mis
             failure_reason: 'order_validation_error',
             failure_details: {
               invalid_item_ids: [],
-              error_message: 'order.customers[0].phone: must be an E.164 phone number such as +14155550123',
+              error_message:
+                'order.customers[0].phone: must be an E.164 phone number such as +14155550123, not "4155550123".',
             },
           },
         },
