@@ -239,6 +239,20 @@ describe('validateDspOrder: what is allowed, and the defaults', () => {
     expect(v.ok && v.order.estimated_ready_at_ms).toBe(NOW + 30 * 60_000);
   });
 
+  it.each([
+    ['missing', undefined, ''],
+    ['in seconds', Math.floor(NOW / 1000) + 86_400, `; ${Math.floor(NOW / 1000) + 86_400} looks like seconds`],
+    ['not a number', 'tomorrow', ''],
+  ])('refuses a future order whose estimated_ready_at_ms is %s (the default would send it to the kitchen now)', (_, value, hint) => {
+    for (const future of [{ is_future_order: true }, { status: 'scheduled' as const }]) {
+      const v = check({ ...future, estimated_ready_at_ms: value as number });
+      expect(v.ok ? v.order : v.problems).toEqual([{ path: 'order.estimated_ready_at_ms', message: `a future order needs it: when the customer wants the order, in epoch milliseconds (such as 1763920000000)${hint}.` }]);
+    }
+    // A ready time already past is due now, as for any order.
+    const past = check({ is_future_order: true, estimated_ready_at_ms: NOW - 60_000 });
+    expect(past.ok && past.order.estimated_ready_at_ms).toBe(NOW + DEFAULT_READY_MS);
+  }); // prettier-ignore
+
   it('keeps a valid ready time, and treats status scheduled as a future order', () => {
     const v = check({ status: 'scheduled', estimated_ready_at_ms: NOW + 3_600_000 });
     expect(v.ok && [v.order.is_future_order, v.order.estimated_ready_at_ms]).toEqual([true, NOW + 3_600_000]);

@@ -42,6 +42,8 @@ export type Validation = { ok: true; order: NormalizedDspOrder } | { ok: false; 
 
 /** Default preparation window when the DSP gives no usable ready time (section 9). */
 export const DEFAULT_READY_MS = 30 * 60_000;
+/** The least time in epoch milliseconds a ready time can be (2001-09-09): any smaller is seconds, or no time. */
+const MIN_MS_TIME = 1e12;
 
 const CURRENCY = /^[a-z]{3}$/;
 /** `store_tip` is the restaurant's: pickup and dine_in (DSP reading), pickup only (POS reading); kiosk is pickup. */
@@ -170,12 +172,22 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
     problem('store_tip', `applies only to pickup or dine_in orders; leave it out (or 0) for ${type}.`);
   }
 
-  if (problems.length > 0) return { ok: false, problems };
+  const future = order.is_future_order === true || order.status === 'scheduled';
   const ready = order.estimated_ready_at_ms;
-  const readyAt =
-    typeof ready === 'number' && Number.isSafeInteger(ready) && ready > ctx.receivedAtMs
-      ? ready
-      : ctx.receivedAtMs + DEFAULT_READY_MS;
+  const isMsTime = typeof ready === 'number' && Number.isSafeInteger(ready) && ready >= MIN_MS_TIME;
+  // A future order's time is its point: the 30-minute default would send the kitchen an order due
+  // tomorrow now. So it must be a time in milliseconds (one already past is due now).
+  if (future && !isMsTime) {
+    const seconds =
+      typeof ready === 'number' && ready > 0 && ready < MIN_MS_TIME ? `; ${ready} looks like seconds` : '';
+    problem(
+      'estimated_ready_at_ms',
+      `a future order needs it: when the customer wants the order, in epoch milliseconds (such as 1763920000000)${seconds}.`,
+    );
+  }
+
+  if (problems.length > 0) return { ok: false, problems };
+  const readyAt = isMsTime && ready > ctx.receivedAtMs ? ready : ctx.receivedAtMs + DEFAULT_READY_MS;
   return {
     ok: true,
     order: {
