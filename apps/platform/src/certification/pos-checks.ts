@@ -165,7 +165,7 @@ export function posChecks(): Check[] {
         const first = locations[0];
         if (!first) return t.fail('The test merchant must have at least one location.');
         t.state.locationId = first.provider_id;
-        t.state.prepTimeMinutes = first.prep_time_minutes;
+        t.state.prepTimeMinutes = first.prep_time_minutes ?? undefined;
         for (const l of locations) {
           if (!l.timezone) t.note(`Location ${l.provider_id} has no timezone: menus are scheduled in UTC.`);
         }
