@@ -497,6 +497,20 @@ describe('reports and edges', () => {
     }
   });
 
+  it('a catalog whose menus have no opening hours fails pos.catalog: production refuses every publication of it', async () => {
+    const noHours = (b: { menu: object[] }) => ({ ...b, menu: b.menu.map((m) => ({ ...m, schedule: {} })) });
+    const proxy = await faultyPartner(base.pos, { path: '/stream-pos/v1/catalog', answer: noHours }, secret);
+    try {
+      const report = await run('pos', proxy.url);
+      const catalog = report.checks.find((c) => c.id === 'pos.catalog')!;
+      expect(catalog.status).toBe('failed');
+      expect(catalog.fix).toContain('MENU_SCHEDULE_MISSING');
+      expect(report.passed).toBe(false);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a POS requiring X-Provider-Merchant-Id (the token answer id) on the catalog pull certifies', async () => {
     const seen: string[] = [];
     const proxy = await faultyPartner(

@@ -58,6 +58,8 @@ export interface RunState {
   merchantId?: string;
   code?: string;
   locationId?: string;
+  /** That location's prep time: menus with should_adjust_for_prep_time close it before each range ends. */
+  prepTimeMinutes?: number;
   /** A catalog item an order can name: its provider id (a family's when sold as itself), family, name and price. */
   item?: { provider_id: string; family_id?: string; name: string; price: number; currency: string };
   /** Every stream_id of the menu files the DSP downloaded: what its orders must name. */

@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import { verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
+import {
+  isJsonContentType,
+  verifySignature,
+  type SignatureProblem,
+} from '@stream/contracts/server/signature';
 import { CodedError } from '@stream/contracts/errors';
 import { parseJsonBody } from '@stream/contracts/server/input';
 import { parseJson } from '../connectors/index.ts';
@@ -31,8 +35,6 @@ export interface WebhookRefusal {
   code: 'unsupported_media_type' | 'payload_too_large' | 'invalid_json' | 'validation_failed';
   reason: string;
 }
-
-const JSON_TYPE = /^application\/(?:json|[\w.-]+\+json)\s*(?:;.*)?$/i;
 
 /** A webhook's bytes as read (`readBoundedBody`): `raw` is empty when `size` is past `limit`. */
 export interface WebhookBytes {
@@ -86,7 +88,7 @@ export function readWebhookBody(
     body: parseJson(raw.toString('utf8')),
     refused: { status, code, reason },
   });
-  if (!contentType || !JSON_TYPE.test(contentType)) {
+  if (!isJsonContentType(contentType)) {
     return refuse(
       415,
       'unsupported_media_type',

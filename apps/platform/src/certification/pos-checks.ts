@@ -18,6 +18,7 @@ import {
   LocationStatusUpdatedWebhook,
   OrderStatusUpdatedWebhook,
 } from '@stream/contracts/apis/become-a-pos/webhooks';
+import { MENU_LIMITS, resolve } from '../menus/build.ts';
 import { normalizeCatalog } from '../menus/catalog.ts';
 import { orderableItem } from './catalog-item.ts';
 import type { Check, CheckRun } from './check.ts';
@@ -164,6 +165,7 @@ export function posChecks(): Check[] {
         const first = locations[0];
         if (!first) return t.fail('The test merchant must have at least one location.');
         t.state.locationId = first.provider_id;
+        t.state.prepTimeMinutes = first.prep_time_minutes ?? undefined;
         for (const l of locations) {
           if (!l.timezone) t.note(`Location ${l.provider_id} has no timezone: menus are scheduled in UTC.`);
         }
@@ -195,6 +197,22 @@ export function posChecks(): Check[] {
         if (errors.length > 0) {
           t.fail(
             `The catalog has ${errors.length} error(s), each left out of menus: ${errors.slice(0, 5).map(where).join('; ')}.`,
+          );
+        }
+        // A catalog that passes the rules can still be refused before any marketplace sees it (a menu
+        // with no opening hours, none for this location): every publication of it would fail, so it fails here.
+        const { rejections } = resolve(catalog, {
+          locationId: 'loc_certification',
+          posLocationId: location,
+          platform: null,
+          prepTimeMinutes: t.state.prepTimeMinutes ?? 0,
+          maxModifierDepth: MENU_LIMITS.maxModifierDepth,
+        });
+        if (rejections.length > 0) {
+          t.fail(
+            `Every menu publication of this catalog would fail, before any marketplace sees it: ${rejections
+              .map((r) => `${r.code}: ${r.reason}`)
+              .join('; ')}`,
           );
         }
         t.state.item = orderableItem(catalog);

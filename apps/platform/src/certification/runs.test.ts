@@ -177,6 +177,10 @@ describe('POST /certification/runs', () => {
       code: 'conflict',
       message: expect.stringMatching(/has no passed certification run/),
     });
+    // Only a run through the Partner API is recorded: the message must not send it to the local kit.
+    await expect(commands.goLive(white.partner_id)).rejects.toMatchObject({
+      message: expect.stringContaining('a local stream-platform certify run is not recorded'),
+    });
     const res = await call('POST', `${world.url}/certification/runs`, { token: white.token, body: {} });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'partner_not_certifiable' });

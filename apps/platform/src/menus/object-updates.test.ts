@@ -266,6 +266,8 @@ describe('a modifier group or category turned off or on', () => {
   it('answers 400 naming the kinds it takes for any other', async () => {
     const res = await update('menu', 'menu-lunch', false);
     expect([res.status, res.body.error?.code]).toEqual([400, 'validation_failed']);
-    expect(res.body.error?.message).toBe('object_type must be one of category, item_family, item, modifier_group, modifier.');
+    const kinds = 'category, item_family, item, modifier_group, modifier';
+    expect(res.body.error?.message).toBe(`body.object.object_type: "menu" is not one of ${kinds}.`);
+    expect(res.body.error?.details).toEqual([{ path: 'body.object.object_type', message: `"menu" is not one of ${kinds}` }]);
   }); // prettier-ignore
 });

@@ -51,8 +51,10 @@ export async function applyObjectUpdate(
 ): Promise<void> {
   const type = object.object_type as ObjectType;
   if (!Object.hasOwn(LISTS, type)) {
-    throw new ApiError('validation_failed', `object_type must be one of ${TYPES}.`, [
-      { path: 'object.object_type', message: `"${object.object_type}" is not one of ${TYPES}` },
+    // Named from the request body, as the contract's own validation names every other webhook field.
+    const message = `"${object.object_type}" is not one of ${TYPES}`;
+    throw new ApiError('validation_failed', `body.object.object_type: ${message}.`, [
+      { path: 'body.object.object_type', message },
     ]);
   }
   const isActive = object.object_update.is_active;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { posAuthorize, posToken } from '@stream/contracts/apis/become-a-pos/index';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
@@ -73,6 +74,10 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     );
     expect(authorize.searchParams.get('response_type')).toBe('code');
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${world.url}/onboarding/oauth/callback`);
+    // The POS reference shows this same redirect_uri: a POS allow-lists what the examples show.
+    for (const example of [posAuthorize.request.example.redirect_uri, posToken.request.example.redirect_uri]) {
+      expect(new URL(String(example)).pathname).toBe('/onboarding/oauth/callback');
+    }
     expect(authorize.searchParams.get('client_id')).toBeTruthy();
     expect(authorize.searchParams.get('state')).toBeTruthy();
     const waiting = await call('GET', `${world.url}/onboarding/integrations/${pos._id}`, { token });

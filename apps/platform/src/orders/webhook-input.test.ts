@@ -165,6 +165,20 @@ describe('the POS webhook refuses', () => {
     expect(await orderCount()).toBe(before);
   }); // prettier-ignore
 
+  it('an empty body as unreadable before its signature: 400 invalid_json as JSON, 415 without a type', async () => {
+    const empty = sign(w.posPartner.webhook_secret, '');
+    const before = await webhookCount();
+    for (const url of [dspUrl(), `${w.url}/pos/${w.posPartner.slug}/webhook`]) {
+      for (const headers of [{}, { 'stream-webhook-signature': empty }] as Record<string, string>[]) {
+        const res = await call('POST', url, { body: '', headers: { 'content-type': 'application/json', ...headers } });
+        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, 'invalid_json', "The body is empty: send the webhook's JSON, signed."]);
+        const untyped = await call('POST', url, { headers });
+        expect([untyped.status, untyped.body.error.code]).toEqual([415, 'unsupported_media_type']);
+      }
+    }
+    expect(await webhookCount()).toBe(before);
+  }); // prettier-ignore
+
   it('an unknown type with the list of known ones', async () => {
     const res = await postPos(w, { type: 'order.exploded', object: {} });
     expect(res.status).toBe(400);

@@ -246,7 +246,7 @@ export async function goLive(
   if (!partner.certifiedRunId) {
     throw new PartnerNotCertifiedError(
       `${partner.slug} has no passed certification run: it starts one with POST /certification/runs ` +
-        '(or runs stream-platform certify against its implementation) and passes every required check first.',
+        'and passes every required check first (a local stream-platform certify run is not recorded, so it does not count).',
     );
   }
   const [row] = await db

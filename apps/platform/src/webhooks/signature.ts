@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PartnerKind } from '@stream/contracts/common';
 import { ApiError } from '../http/errors.ts';
-import { signatureShape, verifySignature, type SignatureProblem } from '@stream/contracts/server/signature';
+import {
+  isJsonContentType,
+  signatureShape,
+  verifySignature,
+  type SignatureProblem,
+} from '@stream/contracts/server/signature';
 import { findPartner, webhookSecretOf, type Partner } from '../partners/service.ts';
 
 declare module 'fastify' {
@@ -30,6 +35,14 @@ const MESSAGES: Record<SignatureProblem, string> = {
  */
 export function registerWebhookSignatures(app: FastifyInstance): void {
   const check = async (req: FastifyRequest) => {
+    // No body at all never reaches the JSON parser: refuse it as unreadable here, before the
+    // signature, as the HMAC guide orders the checks (else an empty unsigned POST read as unsigned).
+    if (!req.rawBody?.length) {
+      if (!isJsonContentType(req.headers['content-type'])) {
+        throw new ApiError('unsupported_media_type', 'Send the body as application/json.');
+      }
+      throw new ApiError('invalid_json', "The body is empty: send the webhook's JSON, signed.");
+    }
     const header = req.headers[SIGNATURE_HEADER.toLowerCase()];
     const shape = signatureShape(header);
     if (shape) throw new ApiError(shape, MESSAGES[shape]);

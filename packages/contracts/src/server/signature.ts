@@ -40,3 +40,7 @@ export function verifySignature(
     ? undefined
     : 'signature_mismatch';
 }
+
+/** The Content-Types a webhook may be sent as: `application/json` or a `+json` kind, any parameters. */
+export const isJsonContentType = (value: string | undefined) =>
+  value !== undefined && /^application\/(?:json|[\w.-]+\+json)\s*(?:;.*)?$/i.test(value);

@@ -155,7 +155,7 @@ const tokenRequestExamples = (redirectUri: boolean) => ({
       ...CLIENT_EXAMPLE,
       grant_type: 'authorization_code',
       code: 'ac_5hT0q',
-      ...(redirectUri ? { redirect_uri: 'https://platform.example.com/onboarding/callback' } : {}),
+      ...(redirectUri ? { redirect_uri: 'https://platform.example.com/onboarding/oauth/callback' } : {}),
     },
   },
   refresh_token: {
@@ -207,7 +207,7 @@ export function merchantOAuth<
       example: {
         client_id: 'stream-platform',
         response_type: 'code',
-        redirect_uri: 'https://platform.example.com/onboarding/callback',
+        redirect_uri: 'https://platform.example.com/onboarding/oauth/callback',
         state: 'st_8f2k1',
       },
     },
