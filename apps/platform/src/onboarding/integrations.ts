@@ -337,8 +337,11 @@ export function assertActive(row: Integration): void {
       `The merchant must reconnect this integration (${row.statusReason ?? 'its grant was rejected'}).`,
     );
   }
+  // A deprovisioned integration is final: "finish the OAuth step" would send the partner to a dead end.
   throw new ApiError(
     'integration_not_active',
-    `The integration is ${row.status}; finish the OAuth step first.`,
+    row.status === 'deprovisioned'
+      ? 'The integration is deprovisioned, which is final; create a new integration to connect the merchant again.'
+      : `The integration is ${row.status}; finish the OAuth step first (the merchant opens its entry_url, or PUT a code on it).`,
   );
 }

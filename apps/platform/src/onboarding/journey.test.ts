@@ -234,6 +234,10 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     const stale = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${pos._id}`, { token });
     expect(stale.status).toBe(409);
     expect(stale.body.error.code).toBe('integration_not_active');
+    // Deleting is final: the answer says to create a new integration, not to finish an OAuth step.
+    expect(stale.body.error.message).toBe(
+      'The integration is deprovisioned, which is final; create a new integration to connect the merchant again.',
+    );
   });
 
   it('retries a connection call that fails three times, then APPROVED, with every attempt logged', async () => {
