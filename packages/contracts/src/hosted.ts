@@ -92,9 +92,15 @@ function numberParam(pattern: RegExp, message: string, range: z.ZodNumber, fallb
 export const decimalParam = (range: z.ZodNumber, fallback?: number) =>
   numberParam(/^[+-]?(\d+(\.\d*)?|\.\d+)$/, 'must be a decimal number such as 40.7484', range, fallback);
 
-/** A whole number written in digits (`4711`) in `range`; `fallback` when the parameter is absent. */
-export const integerParam = (range: z.ZodNumber, fallback?: number) =>
-  numberParam(/^\d{1,16}$/, 'must be a whole number such as 4711', range, fallback);
+/**
+ * A whole number written in digits (`4711`) in `range`; `fallback` when the parameter is absent.
+ * `message` replaces the generic one where a range says more (a page's `limit`, where 4711 is too many).
+ */
+export const integerParam = (
+  range: z.ZodNumber,
+  fallback?: number,
+  message = 'must be a whole number such as 4711',
+) => numberParam(/^\d{1,16}$/, message, range, fallback);
 
 export const StoreHeaders = z.object({
   'x-store': StoreId.meta({ description: 'The store the call is about (an integer store id).' }),

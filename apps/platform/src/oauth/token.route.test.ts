@@ -106,6 +106,18 @@ describe('POST /oauth/token, client_credentials', () => {
       expect(res.status, `exp=${exp}`).toBe(400);
       expect(res.body.error.code).toBe('invalid_exp');
     }
+    // Not a number or text at all: the shape is wrong, and the answer still says what exp must be.
+    for (const exp of [null, true, { seconds: 600 }]) {
+      const res = await grant({ exp });
+      expect(res.status, `exp=${JSON.stringify(exp)}`).toBe(400);
+      expect(res.body.error.details).toEqual([
+        {
+          path: 'body.exp',
+          message:
+            'must be a number: a lifetime in whole seconds from 1 to 3600, or an expiry time in epoch seconds',
+        },
+      ]);
+    }
   });
 
   it('also takes exp as the expiry time itself (epoch seconds, at most 1 hour ahead), as the spec can be read', async () => {

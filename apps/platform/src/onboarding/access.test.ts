@@ -252,6 +252,22 @@ describe('onboarding input validation', () => {
     expect(res.body.error.code).toBe(code);
   });
 
+  it('says what a return_url must be', async () => {
+    for (const [returnUrl, message] of [
+      ['javascript:alert(1)', 'must be an absolute http or https URL'],
+      ['ftp://partner.example/done', 'must be an absolute http or https URL'],
+      ['/onboarding/done', 'must be an absolute http or https URL'],
+      [`https://partner.example/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
+    ]) {
+      const res = await call('POST', `${world.url}/onboarding/integrations`, {
+        token: owner.token,
+        body: { org_id: 'o', source: 'sandbox-pos', type: 'pos', return_url: returnUrl },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'body.return_url', message }]);
+    }
+  });
+
   it('answers the specific 4xx codes of onboarding, never a 5xx', async () => {
     const expectError = async (method: string, path: string, body: unknown, status: number, code: string) => {
       const res = await call(method, `${world.url}${path}`, { token: owner.token, body });

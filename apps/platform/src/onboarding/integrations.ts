@@ -13,6 +13,7 @@ import { findPartner } from '../partners/service.ts';
 import { findVisibleOrg } from './orgs.ts';
 import { bindingsOfIntegration, moveBindings, moveLocation } from './bindings.ts';
 import { enqueueConnect, enqueueDisconnect } from './connection-jobs.ts';
+import { needsReconnection } from '../connectors/merchant.ts';
 import {
   PartnerCallError,
   UnusableAnswerError,
@@ -331,14 +332,12 @@ async function deprovisionLocations(tx: DbOrTx, row: Integration): Promise<void>
 /** 409 unless the integration can be used to call its partner now. */
 export function assertActive(row: Integration): void {
   if (row.status === 'active') return;
-  if (row.status === 'needs_reconnection') {
-    throw new ApiError(
-      'integration_needs_reconnection',
-      `The merchant must reconnect this integration (${row.statusReason ?? 'its grant was rejected'}).`,
-    );
-  }
+  if (row.status === 'needs_reconnection') throw needsReconnection(row.statusReason);
+  // A deprovisioned integration is final: "finish the OAuth step" would send the partner to a dead end.
   throw new ApiError(
     'integration_not_active',
-    `The integration is ${row.status}; finish the OAuth step first.`,
+    row.status === 'deprovisioned'
+      ? 'The integration is deprovisioned, which is final; create a new integration to connect the merchant again.'
+      : `The integration is ${row.status}; finish the OAuth step first (the merchant opens its entry_url, or PUT a code on it).`,
   );
 }

@@ -239,6 +239,10 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     const stale = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${pos._id}`, { token });
     expect(stale.status).toBe(409);
     expect(stale.body.error.code).toBe('integration_not_active');
+    // Deleting is final: the answer says to create a new integration, not to finish an OAuth step.
+    expect(stale.body.error.message).toBe(
+      'The integration is deprovisioned, which is final; create a new integration to connect the merchant again.',
+    );
   });
 
   it('retries a connection call that fails three times, then APPROVED, with every attempt logged', async () => {
@@ -436,6 +440,10 @@ describe('merchant tokens', () => {
     // Still usable by nobody until reconnected.
     const listed = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${dsp}`, { token });
     expect(listed.body.error.code).toBe('integration_needs_reconnection');
+    // Every such answer says how to reconnect, not only the call that found the grant rejected.
+    expect(listed.body.error.message).toBe(
+      `The merchant must reconnect this integration (${integration.status_reason}): open its entry_url again or PUT a new code.`,
+    );
 
     // Reconnecting with a new code re-drives the binding, once the other side is connected too: with
     // the POS grant broken as well, the DSP's new code leaves it waiting for the POS's.

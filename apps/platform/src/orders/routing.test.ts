@@ -860,4 +860,20 @@ describe('the order and its timeline, for partners', () => {
     expect(hidden.status).toBe(404);
     expect(hidden.body.error.code).toBe('order_not_found');
   });
+
+  it('answers an order id that cannot be one 400 validation_failed, naming no other kind of id', async () => {
+    for (const path of ['/orders/%20x', '/orders/%20x/timeline']) {
+      const bad = await call('GET', `${w.url}${path}`, { token: w.token });
+      expect(bad.status, bad.text).toBe(400);
+      expect(bad.body.error).toMatchObject({
+        code: 'validation_failed',
+        details: [
+          {
+            path: 'params.order_id',
+            message: 'must be an id as the platform gave it: 1 to 64 letters, digits, _ or -',
+          },
+        ],
+      });
+    }
+  });
 });

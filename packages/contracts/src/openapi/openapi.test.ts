@@ -289,8 +289,21 @@ describe('the checks catch broken contracts', () => {
     ]);
   });
 
+  it('reports an operation of the platform that validates its request but does not declare validation_failed', () => {
+    const silent = { ...createStore, servedBy: 'platform', errors: ['not_found'] } as Operation;
+    expect(checkOperation(silent)).toEqual([
+      'fixtureCreateStore: validates its request but does not declare validation_failed',
+    ]);
+    // An operation a partner serves is checked by the partner, not by the platform.
+    expect(checkOperation({ ...silent, servedBy: 'partner' })).toEqual([]);
+  });
+
   it('reports an operation that checks a signature its security does not declare', () => {
-    const open = { ...createStore, security: { kind: 'none' }, errors: ['signature_mismatch'] } as Operation;
+    const open = {
+      ...createStore,
+      security: { kind: 'none' },
+      errors: ['validation_failed', 'signature_mismatch'],
+    } as Operation;
     expect(checkOperation(open)).toEqual([
       'fixtureCreateStore: answers signature_mismatch but its security is none: declare the signature it checks',
     ]);

@@ -67,6 +67,13 @@ export function checkOperation(op: Operation): string[] {
     }
   }
 
+  // The platform checks every parameter, header and body against the contract before the handler runs, and
+  // answers what fails 400 validation_failed: the reference must list it, or a partner's error handling
+  // written from it misses a code the platform sends.
+  const validated = request && (request.params || request.query || request.headers || request.body);
+  if (op.servedBy === 'platform' && validated && !op.errors?.includes('validation_failed'))
+    say('validates its request but does not declare validation_failed');
+
   const declared = Object.keys(shapeOf(request?.params));
   const inPath = pathParams(op.path);
   for (const name of inPath)

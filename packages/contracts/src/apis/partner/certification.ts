@@ -159,7 +159,7 @@ export const getCertificationRun = defineOperation({
       example: { run: exampleRun },
     },
   },
-  errors: [...BEARER_ERRORS, 'certification_run_not_found'],
+  errors: ['validation_failed', ...BEARER_ERRORS, 'certification_run_not_found'],
 });
 
 export const receiveCertificationWebhook = defineOperation({
@@ -221,7 +221,7 @@ export const downloadCertificationMenuFile = defineOperation({
       example: { prep_time_minutes: 20, taxes: [], holidays: [], menus: [] },
     },
   },
-  errors: ['certification_run_not_found'],
+  errors: ['validation_failed', 'certification_run_not_found'],
 });
 
 export const CERTIFICATION_OPERATIONS = [

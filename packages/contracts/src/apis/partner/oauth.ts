@@ -35,10 +35,13 @@ export const OAuthTokenRequest = z
         .meta({ description: 'Your API client secret (`sk_...`); required unless sent as HTTP Basic.' }),
     ).optional(),
     exp: z
-      .union([z.number(), z.string()])
+      // Zod's own "Invalid input" would not say what exp is (null, true, an object end up here).
+      .union([z.number(), z.string()], {
+        error: `must be a number: a lifetime in whole seconds from 1 to ${ACCESS_TOKEN_MAX_SECONDS}, or an expiry time in epoch seconds`,
+      })
       .optional()
       .meta({
-        description: `Lifetime of the access token in seconds: a whole number from 1 to ${ACCESS_TOKEN_MAX_SECONDS} (the default); or its expiry time in epoch seconds, at most 1 hour from now. Anything else answers 400 \`invalid_exp\`.`,
+        description: `Lifetime of the access token in seconds: a whole number from 1 to ${ACCESS_TOKEN_MAX_SECONDS} (the default); or its expiry time in epoch seconds, at most 1 hour from now. Any other number or text answers 400 \`invalid_exp\`; another JSON type (null, true, an object) 400 \`validation_failed\`.`,
         examples: [3600],
       }),
     scopes: z

@@ -49,8 +49,9 @@ export type Onboarding = z.infer<typeof Onboarding>;
 export const OnboardingEnvelope = z.object({ onboarding: Onboarding }).meta({ id: 'OnboardingEnvelope' });
 
 const HttpUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
+  // Zod's "Invalid URL" would not say that ftp: or javascript: is the problem.
+  .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+  .max(2048, 'must be at most 2048 characters')
   .meta({ description: 'An http(s) URL.' });
 
 export const CreateIntegrationRequest = z

@@ -95,7 +95,7 @@ export const OrderTimeline = z
 export type OrderTimeline = z.infer<typeof OrderTimeline>;
 
 const params = z.object({ order_id: Id.meta({ description: "The platform's order id (`ord_…`)." }) });
-const ORDER_ERRORS = [...BEARER_ERRORS, 'order_not_found'] as const;
+const ORDER_ERRORS = ['validation_failed', ...BEARER_ERRORS, 'order_not_found'] as const;
 const example = {
   _id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
   status: 'accepted',

@@ -29,7 +29,10 @@ export const pageQuery = (defaultLimit?: number) => {
       description: `How many items to answer, 1 to ${PAGE_LIMIT_MAX}; without it, ${defaultLimit === undefined ? 'every item (one page, `has_more` false)' : `the first ${defaultLimit}`}.`,
     });
   return {
-    limit: defaultLimit === undefined ? integerParam(limit).optional() : integerParam(limit, defaultLimit),
+    limit:
+      defaultLimit === undefined
+        ? integerParam(limit, undefined, LIMIT_RANGE).optional()
+        : integerParam(limit, defaultLimit, LIMIT_RANGE),
     // Checked by the platform, not here: every unusable cursor is one code, `invalid_cursor`.
     starting_after: z.string().optional().meta({
       description:

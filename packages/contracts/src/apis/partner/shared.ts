@@ -4,10 +4,13 @@ import type { ErrorCode } from '../../errors.ts';
 /** Free text. PostgreSQL text cannot hold NUL, so it is refused here rather than failing in the database. */
 export const Text = () => z.string().refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 
-/** An id the platform minted (`org_…`, `cli_…`): checked before it reaches a query. */
+/**
+ * An id the platform minted (`org_…`, `cli_…`, `ord_…`): checked before it reaches a query. The message
+ * names no prefix: the same schema checks order, location, token and run ids.
+ */
 export const Id = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id such as org_8d2f1a7c9b3e4f5a6b7c8d9e');
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id as the platform gave it: 1 to 64 letters, digits, _ or -');
 
 /**
  * The shape of the platform's org ids (`org_` and 24 lowercase hex digits, as `newId` makes them).
