@@ -75,7 +75,10 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     expect(authorize.searchParams.get('response_type')).toBe('code');
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${world.url}/onboarding/oauth/callback`);
     // The POS reference shows this same redirect_uri: a POS allow-lists what the examples show.
-    for (const example of [posAuthorize.request.example.redirect_uri, posToken.request.example.redirect_uri]) {
+    for (const example of [
+      posAuthorize.request.example.redirect_uri,
+      posToken.request.example.redirect_uri,
+    ]) {
       expect(new URL(String(example)).pathname).toBe('/onboarding/oauth/callback');
     }
     expect(authorize.searchParams.get('client_id')).toBeTruthy();
