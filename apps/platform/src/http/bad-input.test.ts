@@ -125,6 +125,11 @@ describe.each(bodyRoutes)('$method $path', (route) => {
     }
   });
 
+  it('says what to send for each field, in a sentence', async () => {
+    const res = await send({ body: route.wrongTypes });
+    for (const d of res.body.error.details) expect(d.message, d.path).toMatch(/^(is required but missing; send|must|has) /);
+  }); // prettier-ignore
+
   it('answers validation_failed to a NUL character in text, before it reaches the database', async () => {
     const [field, body] = route.nul;
     const res = await send({ body });
@@ -186,6 +191,16 @@ describe('routes without a body', () => {
   const get = (query: string) => call('GET', `${platform.url}/tokens${query}`, { token: partner.token });
   const del = (id: string, opts: CallOptions = {}) =>
     call('DELETE', `${platform.url}/tokens/${id}`, { token: partner.token, ...opts });
+
+  it('words each rule as what to send: an empty name, a bad e-mail, an unknown scope', async () => {
+    const org = await call('POST', `${platform.url}/onboarding/org`, { token: partner.token, body: { name: '', provider_id: 'p', user: { email: 'nobody', first_name: 'a', last_name: 'b' } } });
+    expect(org.body.error.details).toEqual(expect.arrayContaining([
+      { path: 'body.name', message: 'must not be empty.' },
+      { path: 'body.user.email', message: expect.stringMatching(/^must be an e-mail address/) },
+    ]));
+    const token = await call('POST', `${platform.url}/tokens`, { token: partner.token, body: { org_id: orgId, token_name: 't', scopes: ['admin'] } });
+    expect(token.body.error.details).toEqual([{ path: 'body.scopes.0', message: expect.stringMatching(/^must be one of "user", "onboarding"/) }]);
+  }); // prettier-ignore
 
   it('GET /tokens validates its query', async () => {
     expectErrorBody(await get(''), 400, 'validation_failed');

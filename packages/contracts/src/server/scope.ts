@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelopeBody, type ErrorEnvelope, type ErrorFacts } from '../envelopes.ts';
 import { CodedError, type ErrorDetail } from '../errors.ts';
+import { useIssueSentences } from '../issue-sentences.ts';
 import { parseFormBody, parseJsonBody, refuseUnstorableText } from './input.ts';
 
 declare module 'fastify' {
@@ -83,23 +84,11 @@ interface ValidationError {
     instancePath?: string;
     message?: string;
     keyword?: string;
-    params?: { expected?: unknown };
   }[];
   validationContext?: string;
 }
 function isValidationError(err: unknown): err is ValidationError {
   return Array.isArray((err as { validation?: unknown }).validation);
-}
-
-/**
- * A required field that is absent (or null, where the operation takes null as absent): Zod words it
- * "expected number, received undefined", which names neither what the caller sent nor what to do.
- */
-function missingField(v: ValidationError['validation'][number]): string | undefined {
-  if (v.keyword !== 'invalid_type' || !v.message?.endsWith('received undefined')) return undefined;
-  const expected = typeof v.params?.expected === 'string' ? v.params.expected : undefined;
-  if (!expected) return 'is required but missing; send it.';
-  return `is required but missing; send ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}.`;
 }
 
 /** What an error thrown anywhere in a request answers: its status and the facts its envelope wraps. */
@@ -119,7 +108,7 @@ export function describeError(
     const details = err.validation.map((v) => ({
       // The body itself is instancePath `/`: `body`, not `body.`.
       path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.').replace(/\.$/, '') : ''}`,
-      message: missingField(v) ?? v.message ?? 'is invalid',
+      message: v.message ?? 'is invalid',
     }));
     const first = details[0];
     return facts(
@@ -176,6 +165,8 @@ export function installErrorHandler(
     classify?: (err: unknown) => { status: number; code: string; message: string } | undefined;
   },
 ): void {
+  // Validation messages as sentences saying what to send, wherever this process parses.
+  useIssueSentences();
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
   const envelopeOf =
     typeof opts.envelope === 'function' ? opts.envelope : () => opts.envelope as ErrorEnvelope;

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useIssueSentences } from './issue-sentences.ts';
+
+useIssueSentences();
+
+const messageOf = (schema: z.ZodType, input: unknown) => schema.safeParse(input).error?.issues[0]?.message;
+
+describe('Zod issues as sentences saying what to send', () => {
+  it.each<[string, z.ZodType, unknown, string]>([
+    ['a missing field', z.object({ a: z.number() }), {}, 'is required but missing; send a number.'],
+    ['a missing object', z.object({ a: z.object({}) }), {}, 'is required but missing; send an object.'],
+    ['a wrong type', z.string(), 42, 'must be a string, not a number.'],
+    ['null', z.string(), null, 'must be a string, not null.'],
+    ['an array for an object', z.object({}), [], 'must be an object, not an array.'],
+    ['a fraction for an integer', z.number().int(), 1.5, 'must be a whole number, not a number.'],
+    ['an empty string', z.string().min(1), '', 'must not be empty.'],
+    ['a short string', z.string().min(3), 'ab', 'must be at least 3 characters long.'],
+    ['a long string', z.string().max(64), 'x'.repeat(65), 'must be at most 64 characters long.'],
+    ['an empty list', z.array(z.string()).min(1), [], 'must have at least one item.'],
+    ['a long list', z.array(z.string()).max(2), ['a', 'b', 'c'], 'must have at most 2 items.'],
+    ['a small number', z.number().min(0), -1, 'must be at least 0.'],
+    ['a large number', z.number().max(100), 101, 'must be at most 100.'],
+    ['not more than', z.number().positive(), 0, 'must be more than 0.'],
+    ['an option', z.enum(['pickup', 'delivery']), 'walk', 'must be one of "pickup", "delivery".'],
+    ['a literal', z.literal('bearer'), 'basic', 'must be "bearer".'],
+    ['an unknown key', z.strictObject({ a: z.string() }), { a: 'x', b: 1 }, 'has a field it does not take: b; leave it out.'],
+    ['a multiple', z.number().multipleOf(5), 7, 'must be a multiple of 5.'],
+    ['an e-mail', z.email(), 'ada', 'must be an e-mail address, such as ada@example.com.'],
+    ['a union of types', z.union([z.string(), z.array(z.string())]), 4, 'must be a string or an array, not a number.'],
+    ['a union of shapes', z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]), { c: 1 }, 'matches none of the forms this field takes (see the reference).'],
+    ['a pattern', z.string().regex(/^[a-z]+$/), 'A1', 'must match the pattern /^[a-z]+$/.'],
+  ])('%s', (_, schema, input, sentence) => {
+    expect(messageOf(schema, input)).toBe(sentence);
+  }); // prettier-ignore
+
+  it("keeps a schema's own message", () => {
+    expect(messageOf(z.string().min(1, 'name the organisation'), '')).toBe('name the organisation');
+  });
+});
