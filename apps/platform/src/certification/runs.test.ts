@@ -378,7 +378,8 @@ describe('POST /certification/runs', () => {
       const kept = await world.platform.app.ctx.db
         .select()
         .from(certificationWebhooks)
-        .where(eq(certificationWebhooks.runId, id));
+        .where(eq(certificationWebhooks.runId, id))
+        .orderBy(certificationWebhooks.id); // in the order received (PostgreSQL keeps no order of its own)
       expect(kept.map((w) => w.signature)).toEqual(['valid', 'signature_mismatch']);
       await world.pos.switches({ slow_ms: 0 });
       await finished('sandbox-pos', id);
