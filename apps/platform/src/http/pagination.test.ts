@@ -192,24 +192,28 @@ describe('walking each Partner API list while rows are added', () => {
     const partnerId = await rootPartnerId();
     const monthsAgo = (n: number) =>
       sql`date_trunc('month', now()) - interval '1 month' * ${n} + interval '1 day'`;
-    const orgCreated = (n: number) =>
-      db
-        .insert(lifecycleEvents)
-        .values({
-          partnerId,
-          orgId: w.orgId,
-          subjectType: 'org',
-          subjectId: w.orgId,
-          event: 'org_created',
-          at: monthsAgo(n),
-          id: newId('lce'),
-        });
-    await orgCreated(5);
+    await db.insert(lifecycleEvents).values({
+      partnerId,
+      orgId: w.orgId,
+      subjectType: 'org',
+      subjectId: w.orgId,
+      event: 'org_created',
+      at: monthsAgo(5),
+      id: newId('lce'),
+    });
     const whole = await all('/billing/reports', 'reports');
     expect(whole).toHaveLength(6);
     const { items, pages } = await walk('/billing/reports', 'reports', 2, async () => {
       // An earlier first event adds months before the walk's position: none is answered twice.
-      await orgCreated(12);
+      await db.insert(lifecycleEvents).values({
+        partnerId,
+        orgId: w.orgId,
+        subjectType: 'org',
+        subjectId: w.orgId,
+        event: 'org_created',
+        at: monthsAgo(12),
+        id: newId('lce'),
+      });
     });
     expect(pages).toBe(3);
     expect(items).toEqual(whole);
