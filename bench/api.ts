@@ -10,11 +10,13 @@
  * Runs on PGlite; with DATABASE_URL on that PostgreSQL server, in a scratch database the bench
  * creates there and drops at the end (BENCH_DATABASE=reuse: in DATABASE_URL's database itself).
  * BENCH_CONNECTIONS (default 16) and BENCH_SECONDS (default 10) tune the load; BENCH_ONLY (a
- * regular expression) measures only the routes it matches, besides the baseline.
+ * regular expression) measures only the routes it matches, besides the baseline; BENCH_PROFILE (a
+ * folder) writes a CPU profile of each route measured there.
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -40,14 +42,36 @@ interface Row {
 }
 
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
+/** BENCH_PROFILE=dir: a CPU profile of each measured route (not the baselines), written there. */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+
+/** Starts the V8 profiler; answers the function that stops it and writes the profile. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return async (file) => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    mkdirSync(PROFILE_DIR!, { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 async function measure(name: string, opts: autocannon.Options): Promise<Row | undefined> {
   if (!ONLY.test(name) && !name.startsWith('bare')) return undefined;
   // A short warm-up so JIT and connection set-up do not count.
   await autocannon({ ...opts, duration: 2, connections: CONNECTIONS });
+  const profile = PROFILE_DIR && !name.startsWith('bare') ? await startProfile() : undefined;
   const cpu = process.cpuUsage();
   const r = await autocannon({ ...opts, duration: DURATION, connections: CONNECTIONS });
   const used = process.cpuUsage(cpu);
+  await profile?.(join(PROFILE_DIR!, `${name.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`));
   const errors = r.errors + r.timeouts + r.non2xx;
   const cpuUs = (used.user + used.system) / Math.max(1, r.requests.total);
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpuUs };
