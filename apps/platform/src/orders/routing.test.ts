@@ -5,6 +5,7 @@ import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import { requestAccessToken } from '../auth/testing.ts';
+import { PosOrder } from '@stream/contracts/apis/become-a-pos/index';
 import { ORDER_DELIVERY } from './calls.ts';
 import { ASYNC_CONFIRMATION } from './effects.ts';
 import {
@@ -92,8 +93,16 @@ describe('a new order', () => {
         ],
         should_include_utensils: true,
         is_future_order: false,
+        // Required by the spec's webhook order data (platform.md section 5).
+        placed_at: expect.any(Number),
+        subtotal: 950,
+        tax: 85,
+        tax_withheld_by_dsp: false,
+        discounts: [],
       },
     });
+    // The whole object, as sent, is the contract's order (every required field there, with its type).
+    expect(PosOrder.safeParse((sent!.body as { object: unknown }).object).error).toBeUndefined();
     const row = await waitForStatus(w, id, 'accepted');
     expect(row.pos_order_id).toBe('pos-1');
     // The POS's answer and the delivery job's success are one statement (one commit): one now().
