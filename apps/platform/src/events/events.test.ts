@@ -32,6 +32,7 @@ import { EVENT_DELIVERY } from './delivery.ts';
 
 interface ProviderCall {
   raw: string;
+  headers: Record<string, string | string[] | undefined>;
   signature: string | undefined;
   body: { type: string; location_id: string; reference_id: string; order: Record<string, unknown> };
 }
@@ -41,7 +42,7 @@ interface FakeProvider {
   calls: ProviderCall[];
   /** Every call answered so far, delivered or not. */
   attempts: number;
-  /** The status to answer `POST /event` with (default 200 with an empty body). */
+  /** The status to answer `POST /event` with (default 200 with an empty body; a 2xx is recorded as a call). */
   status: number;
   server: Server;
   partner: PartnerCredentials;
@@ -65,10 +66,11 @@ async function fakeProvider(): Promise<FakeProvider> {
       const signature = req.headers['x-stream-signature'];
       p.calls.push({
         raw,
+        headers: req.headers,
         signature: typeof signature === 'string' ? signature : undefined,
         body: JSON.parse(raw),
       });
-      res.writeHead(200);
+      res.writeHead(p.status);
       res.end();
     });
   });
@@ -277,6 +279,31 @@ describe('order events out', () => {
       },
     });
     expect(b.of(id)).toEqual([]);
+  });
+
+  it('is delivered by any 2xx (204, 202): sent once, as JSON, signed, with the job as its Idempotency-Key', async () => {
+    for (const status of [204, 202]) {
+      a.status = status;
+      try {
+        const { id } = await acceptedOrder();
+        const [event] = await eventsOf(a, id, 1);
+        expect(event!.headers['content-type']).toMatch(/^application\/json/);
+        expect(event!.signature).toBe(hmac(a.partner.webhook_secret, event!.raw));
+        const job = await waitFor(async () => {
+          const [row] = rowsOf<{ id: string; status: string; attempts: number }>(
+            await w.platform.app.ctx.db.execute(
+              sql`select id, status, attempts from jobs where kind = 'events.deliver' and partner_id = ${a.partner.partner_id} and payload->'event'->>'reference_id' = ${id}`,
+            ),
+          );
+          return row?.status === 'running' || row?.status === 'pending' ? undefined : row;
+        });
+        expect([job.status, job.attempts]).toEqual(['succeeded', 1]);
+        expect(event!.headers['idempotency-key']).toBe(job.id);
+        expect(a.of(id)).toHaveLength(1);
+      } finally {
+        a.status = 200;
+      }
+    }
   });
 
   it('order.updated for ready_for_pickup and order.canceled (dsp_canceled) after it, in order', async () => {

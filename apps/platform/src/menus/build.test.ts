@@ -285,6 +285,29 @@ describe('a category with nothing to order', () => {
   }); // prettier-ignore
 });
 
+describe('hours with an hour of one digit', () => {
+  // The public docs write holiday hours so ("7:15-14:30"); the spec writes HH:mm. Both are read, HH:mm is sent.
+  it('reads 7:15-14:30 as 07:15-14:30, in holidays and in the week, and writes the file HH:mm', () => {
+    const raw = structuredClone(DEMO_CATALOG);
+    const menu = raw.menu![0]!;
+    raw.menu = [
+      {
+        ...menu,
+        schedule: { ...menu.schedule, monday: ['7:15-9:45', '11:00-14:30'] },
+        holidays: [{ date: '12-24', name: 'Christmas Eve', hours: ['7:15-14:30'] }],
+      },
+    ];
+    const { catalog, problems } = normalizeCatalog(raw);
+    expect(problems).toEqual([]);
+    const file = toV1(resolve(catalog, target));
+    expect(MenuFileV1.safeParse(file).error?.issues).toBeUndefined();
+    expect(file.holidays).toEqual([
+      { date: '12-24', name: 'Christmas Eve', hours: ['07:15-14:30'], recurring_yearly: true },
+    ]);
+    expect(file.menus[0]!.schedule.monday).toEqual(['07:15-09:45', '11:00-14:30']);
+  });
+});
+
 describe('holiday hours past midnight', () => {
   /** The file's holidays for a menu with `holidays`, and the catalog's problems. */
   const holidays = (list: NonNullable<PosCatalog['menu']>[number]['holidays']) => {

@@ -66,7 +66,8 @@ describe('normalizeCatalog', () => {
             monday: ['11:00-15:00', '9-17', '18:00-18:00', '22:00-02:00'],
             tuesday: ['17:00-24:00'],
           },
-          holidays: [{ date: '02-30' }, { date: '12-25', hours: ['8:00-12:00'] }],
+          // An hour of one digit is read (the public docs write holiday hours so); `8-12` is no range.
+          holidays: [{ date: '02-30' }, { date: '12-25', hours: ['8:00-12:00', '8-12'] }],
         },
       ],
     });
@@ -80,7 +81,7 @@ describe('normalizeCatalog', () => {
       ['warning', 'menu', 'menu-1', 'schedule.monday[1]'],
       ['warning', 'menu', 'menu-1', 'schedule.monday[2]'],
       ['warning', 'menu', 'menu-1', 'holidays[0].date'],
-      ['warning', 'menu', 'menu-1', 'holidays[1].hours[0]'],
+      ['warning', 'menu', 'menu-1', 'holidays[1].hours[1]'],
       ['error', 'item_family', 'fam-empty', 'price_amount'],
       ['warning', 'item_family', 'fam-ok', null], // no category lists it
     ]);
@@ -100,7 +101,7 @@ describe('normalizeCatalog', () => {
       monday: ['11:00-15:00', '22:00-02:00'],
       tuesday: ['17:00-24:00'],
     });
-    expect(catalog.menu.get('menu-1')!.holidays).toEqual([{ date: '12-25', hours: [] }]);
+    expect(catalog.menu.get('menu-1')!.holidays).toEqual([{ date: '12-25', hours: ['08:00-12:00'] }]);
   });
 });
 

@@ -45,6 +45,13 @@ export function validRange(range: string, overnight = false): boolean {
   return end <= 24 * 60 && (end > start || (overnight && end < start));
 }
 
+/**
+ * A range as the menu file writes it: an hour of one digit (`7:15-14:30`, as the public docs write
+ * holiday hours; the spec writes `HH:mm`) is read as `07:15`. Anything else is left as it came.
+ */
+export const canonicalRange = (range: string) =>
+  range.replace(/(^|-)(\d):(?=\d\d(?:-|$))/g, (_, before: string, hour: string) => `${before}0${hour}:`);
+
 /** Whether `MM-DD` is a day of some year. */
 export function validDate(date: string): boolean {
   const m = /^(\d{2})-(\d{2})$/.exec(date);
@@ -313,7 +320,7 @@ function cleanSchedule(
   return Object.fromEntries(
     Object.entries(schedule).map(([day, ranges]) => [
       day,
-      (ranges ?? []).filter((range, i) => {
+      (ranges ?? []).map(canonicalRange).filter((range, i) => {
         if (validRange(range, true)) return true;
         warn(
           `schedule.${day}[${i}]`,
@@ -343,7 +350,7 @@ function cleanHolidays(
   const kept = dated.filter((h) => h !== undefined);
   return dated.flatMap((h, i) => {
     if (!h) return [];
-    const hours = h.hours?.filter((range, j) => {
+    const hours = h.hours?.map(canonicalRange).filter((range, j) => {
       const field = `holidays[${i}].hours[${j}]`;
       if (!validRange(range, true)) {
         warn(

@@ -137,6 +137,17 @@ describe('publishing a location menu', () => {
     expect(cut.body.error.message).toContain('use the whole download_url, its query included');
   });
 
+  it('pulls the catalog as the merchant, naming the location and the merchant account in their headers', async () => {
+    const pulls = w.pos.ofPath('/stream-pos/v1/catalog');
+    expect(pulls.length).toBeGreaterThan(0);
+    for (const pull of pulls) {
+      // X-Provider-Location-Id: the POS's own location id; X-Provider-Merchant-Id: the token answer's `id`.
+      expect(pull.headers['x-provider-location-id']).toBe(w.posLocation);
+      expect(pull.headers['x-provider-merchant-id']).toBe('merchant-pos');
+      expect(pull.headers.authorization).toBe('Bearer at_pos');
+    }
+  });
+
   it('shows the catalog with its problems, and dry-runs with a diff without publishing', async () => {
     const catalog = await api('GET', menus('catalog'));
     expect(catalog.status, catalog.text).toBe(200);

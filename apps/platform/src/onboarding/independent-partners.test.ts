@@ -223,6 +223,43 @@ describe('partners written from the spec, not the sandbox', () => {
     ] as const) {
       expect(p.seen.filter((s) => s.path === path).length).toBe(3);
     }
+    // On the wire: PUT at the POS (singular path), POST at the DSP (plural), each with `{location_id}`,
+    // the partner's own id of the location or store.
+    const connection = (p: FakePartner, path: string, id: string) =>
+      p.seen.filter((s) => s.path === path && JSON.parse(s.body || '{}').location_id === id);
+    for (const l of locations) {
+      const [posCall] = connection(pos, '/stream-pos/v1/location/connection', l.provider_id);
+      expect([posCall!.method, JSON.parse(posCall!.body)]).toEqual(['PUT', { location_id: l.provider_id }]);
+      const store = l.provider_id.replace('pos-', 'dsp-');
+      const [dspCall] = connection(dsp, '/stream-dsp/v1/locations/connection', store);
+      expect([dspCall!.method, JSON.parse(dspCall!.body)]).toEqual(['POST', { location_id: store }]);
+      expect(dspCall!.headers.authorization).toMatch(/^Bearer fake_at_/);
+    }
+  });
+
+  it('exchanges a code as the wire notes show it: a JSON body, redirect_uri at the POS only', async () => {
+    const orgId = await createOrg(world, token);
+    for (const [type, p] of [
+      ['pos', pos],
+      ['dsp', dsp],
+    ] as const) {
+      const before = p.seen.length;
+      const { res } = await connect(orgId, type, `code-${type}`);
+      expect(res.status, res.text).toBe(200);
+      const [exchange, ...more] = p.seen.slice(before).filter((s) => s.path === `/stream-${type}/v1/token`);
+      expect(more).toEqual([]);
+      expect(exchange!.method).toBe('POST');
+      expect(exchange!.headers['content-type']).toMatch(/^application\/json/);
+      expect(exchange!.headers.authorization).toBeUndefined();
+      expect(JSON.parse(exchange!.body)).toEqual({
+        client_id: `platform-at-${type}`,
+        client_secret: `cs_${type}_independent`,
+        grant_type: 'authorization_code',
+        code: `code-${type}`,
+        // The DSP token request has no redirect_uri.
+        ...(type === 'pos' ? { redirect_uri: `${world.url}/onboarding/oauth/callback` } : {}),
+      });
+    }
   });
 
   it('sends the same Idempotency-Key, the job id, on every attempt of a job', async () => {
@@ -333,7 +370,9 @@ describe('partners written from the spec, not the sandbox', () => {
       const refreshes = traffic.filter((s) => s.path === '/stream-pos/v1/token');
       expect(refreshes.length).toBeGreaterThanOrEqual(3);
       for (const r of refreshes) {
-        expect(JSON.parse(r.body)).toMatchObject({
+        expect(JSON.parse(r.body)).toEqual({
+          client_id: 'platform-at-pos',
+          client_secret: 'cs_pos_independent',
           grant_type: 'refresh_token',
           refresh_token: loginRefreshToken,
         });

@@ -5,6 +5,7 @@ import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
 import { rowsOf } from '../jobs/sql.ts';
 import { requestAccessToken } from '../auth/testing.ts';
+import { PosOrder } from '@stream/contracts/apis/become-a-pos/index';
 import { ORDER_DELIVERY } from './calls.ts';
 import { ASYNC_CONFIRMATION } from './effects.ts';
 import {
@@ -92,8 +93,16 @@ describe('a new order', () => {
         ],
         should_include_utensils: true,
         is_future_order: false,
+        // Required by the spec's webhook order data (platform.md section 5).
+        placed_at: expect.any(Number),
+        subtotal: 950,
+        tax: 85,
+        tax_withheld_by_dsp: false,
+        discounts: [],
       },
     });
+    // The whole object, as sent, is the contract's order (every required field there, with its type).
+    expect(PosOrder.safeParse((sent!.body as { object: unknown }).object).error).toBeUndefined();
     const row = await waitForStatus(w, id, 'accepted');
     expect(row.pos_order_id).toBe('pos-1');
     // The POS's answer and the delivery job's success are one statement (one commit): one now().
@@ -144,7 +153,11 @@ describe('a new order', () => {
       w.pos.answer = () => ({ status: 400, body: { posValidation } });
       const { dspId, id } = await place();
       const event = await dspEvent(w, dspId, 'location.order.fail');
-      expect(event.body).toMatchObject({
+      // Flat (wire notes, "DSP side"): the DSP's store and order ids beside the reason, no wrapper.
+      expect(event.body).toEqual({
+        type: 'location.order.fail',
+        location_id: w.store,
+        order_id: dspId,
         failure_reason: reason,
         failure_details: { invalid_item_ids: ids, error_message: expect.any(String) },
       });
@@ -153,6 +166,17 @@ describe('a new order', () => {
       expect(posCalls(w, id)).toHaveLength(1); // a refusal is not retried
     },
   );
+
+  it('is accepted by any 2xx carrying the order: 201 and 202 as well as 200', async () => {
+    for (const status of [201, 202]) {
+      w.pos.answer = () => ({ status, body: { order: { provider_id: `pos-${status}` } } });
+      const { dspId, id } = await place();
+      const row = await waitForStatus(w, id, 'accepted');
+      expect(row.pos_order_id).toBe(`pos-${status}`);
+      await dspEvent(w, dspId, 'location.order.accept');
+      expect(posCalls(w, id)).toHaveLength(1);
+    }
+  });
 
   it('is retried while the POS is down, with the same keys, and accepted once it is back', async () => {
     let tries = 0;
@@ -435,6 +459,29 @@ describe('after acceptance', () => {
       'ready relayed',
     );
     expect((await posStatus('pos-status-1', 'completed')).status).toBe(204);
+    await dspEvent(w, dspId, 'location.order.notify_status_change');
+    await waitFor(() => dspEvents(w, dspId)[2], 10_000, 'completed relayed');
+    // Flat bodies naming the DSP's store and order (wire notes, "DSP side"), one per status.
+    expect(dspEvents(w, dspId).map((e) => e.body)).toEqual([
+      {
+        type: 'location.order.accept',
+        location_id: w.store,
+        order_id: dspId,
+        estimated_ready_at_ms: expect.any(Number),
+      },
+      {
+        type: 'location.order.notify_status_change',
+        location_id: w.store,
+        order_id: dspId,
+        order_status_update: 'ready_for_pickup',
+      },
+      {
+        type: 'location.order.notify_status_change',
+        location_id: w.store,
+        order_id: dspId,
+        order_status_update: 'completed',
+      },
+    ]);
     const late = await posStatus('pos-status-1', 'merchant_canceled');
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('invalid_transition');
@@ -512,7 +559,12 @@ describe('after acceptance', () => {
 
     const two = await accepted('pos-cancel-2');
     expect((await posStatus('pos-cancel-2', 'merchant_canceled')).status).toBe(204);
-    await dspEvent(w, two.dspId, 'location.order.cancel');
+    const cancelled = await dspEvent(w, two.dspId, 'location.order.cancel');
+    expect(cancelled.body).toEqual({
+      type: 'location.order.cancel',
+      location_id: w.store,
+      order_id: two.dspId,
+    });
   });
 
   it('relays delivery status and driver to the POS as order.updated', async () => {
@@ -625,7 +677,7 @@ describe('store status', () => {
     });
 
     await moveClock(w, 60 * 60_000 + 1_000);
-    await waitFor(
+    const resumed = await waitFor(
       () =>
         w.dsp
           .ofPath('/stream-dsp/v1/event')
@@ -633,6 +685,7 @@ describe('store status', () => {
       10_000,
       'automatic resume',
     );
+    expect(resumed.body).toEqual({ type: 'location.resume', location_id: w.store });
     w.pos.answer = () => accept('pos-after-pause');
     const after = await place();
     expect(after.res.body.status).toBe('received');

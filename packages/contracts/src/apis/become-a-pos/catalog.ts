@@ -93,10 +93,10 @@ export const CatalogHoliday = z
   .object({
     date: z.string().meta({ description: '`MM-DD`.' }),
     name: z.string().optional(),
-    hours: z
-      .array(z.string())
-      .optional()
-      .meta({ description: '`HH:mm-HH:mm` ranges open that day; none: closed all day.' }),
+    hours: z.array(z.string()).optional().meta({
+      description:
+        '`HH:mm-HH:mm` ranges open that day (an hour of one digit, `7:15-14:30`, is read as `07:15-14:30`); none: closed all day.',
+    }),
     recurring_yearly: z.boolean().optional().meta({ description: 'Every year (default true).' }),
     specific_years: z
       .array(z.number().int())

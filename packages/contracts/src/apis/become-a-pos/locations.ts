@@ -30,7 +30,7 @@ export const PosLocation = z
       .nullish()
       .meta({ description: 'Usual preparation time.' }),
     connection_status: z.string().optional().meta({
-      description: 'Whether the location is connected to the platform: `connected` or `disconnected`.',
+      description: 'Whether the location is online: `online` or `offline`. Read, not acted on.',
     }),
   })
   .meta({
@@ -115,7 +115,7 @@ export const posListLocations = defineOperation({
             address: EXAMPLE_ADDRESS,
             timezone: 'America/Los_Angeles',
             prep_time_minutes: 20,
-            connection_status: 'disconnected',
+            connection_status: 'offline',
           },
         ],
       },
