@@ -20,7 +20,7 @@ export function registerPos(app: FastifyInstance, sim: Sim): void {
     const account = sim.authenticate(req);
     const locations: PosLocation[] = account.locations.map((l) => ({
       ...l,
-      connection_status: sim.state.isConnected(account.id, l.provider_id) ? 'connected' : 'disconnected',
+      connection_status: sim.state.isConnected(account.id, l.provider_id) ? 'online' : 'offline',
     }));
     return { locations };
   });

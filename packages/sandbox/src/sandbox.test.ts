@@ -286,7 +286,7 @@ describe('sandbox POS', () => {
     expect(LocationConnection.parse(ok.body)).toEqual({ location_id: 'loc-mission', connected: true });
     expect((await connection('PUT', 'loc-wicker-park')).status).toBe(400); // another account's location
     const listed = await call('GET', `${pos}/stream-pos/v1/locations`, { token: access_token });
-    expect(listed.body.locations[0].connection_status).toBe('connected');
+    expect(listed.body.locations[0].connection_status).toBe('online');
     expect(await control().connections()).toEqual([
       expect.objectContaining({ account_id: 'demo-merchant', location_id: 'loc-mission' }),
     ]);
