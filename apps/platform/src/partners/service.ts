@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { ALL_SCOPES, isHostedScope, type PartnerKind, type Scope } from '@stream/contracts/common';
+import { defaultRootScopes, type PartnerKind, type Scope } from '@stream/contracts/common';
 import type { DbOrTx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
@@ -67,8 +67,10 @@ export async function createPartner(
     orgId: null,
     name: `${input.slug} root client`,
     secretHash: sha256Hex(clientSecret),
+    // Least privilege by kind: the white-label scopes for a white-label partner, none for a POS,
+    // DSP or event provider (their Partner API calls need no scope) unless the operator names them.
     // The hosted APIs' scopes come with a company grant (`companies grant`), not with the partner.
-    scopes: [...(input.scopes ?? ALL_SCOPES.filter((s) => !isHostedScope(s)))],
+    scopes: [...(input.scopes ?? defaultRootScopes(input.kind))],
   });
   return {
     partner_id: partnerId,
