@@ -129,13 +129,17 @@ describe('migration 0023: root clients of non-white-label partners lose the old 
     return dir;
   }
 
-  it('strips the white-label scopes of a defaulted non-white-label root client and its token families, and nothing else', async () => {
-    const client = await PGlite.create();
-    try {
-      const db = drizzle(client);
-      await migratePglite(db, { migrationsFolder: foldersBefore('0023_root_client_scopes_by_kind') });
-      const old = `{user,onboarding,legacy_onboarding,sso,billing}`;
-      await client.exec(`
+  // Applies every migration to a fresh database: seconds alone, more beside other test files.
+  it(
+    'strips the white-label scopes of a defaulted non-white-label root client and its token families, and nothing else',
+    { timeout: 120_000 },
+    async () => {
+      const client = await PGlite.create();
+      try {
+        const db = drizzle(client);
+        await migratePglite(db, { migrationsFolder: foldersBefore('0023_root_client_scopes_by_kind') });
+        const old = `{user,onboarding,legacy_onboarding,sso,billing}`;
+        await client.exec(`
         insert into partners (id, kind, slug, name, webhook_secret_enc) values
           ('ptr_dsp', 'dsp', 'a-dsp', 'A DSP', 'x'),
           ('ptr_pos', 'pos', 'a-pos', 'A POS', 'x'),
@@ -155,29 +159,30 @@ describe('migration 0023: root clients of non-white-label partners lose the old 
           ('fam_evt', 'cli_evt', '{sso}'),
           ('fam_wl', 'cli_wl', '${old}');
       `);
-      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      const clients = await client.query<{ id: string; scopes: string[] }>(
-        'select id, scopes from api_clients order by id',
-      );
-      expect(Object.fromEntries(clients.rows.map((r) => [r.id, r.scopes]))).toEqual({
-        cli_dsp: [],
-        cli_dsp_org: ['onboarding', 'sso'], // a partner token: its scopes were chosen, left alone
-        cli_pos: ['menu', 'orders', 'stores'], // the hosted scopes of a company grant stay
-        cli_evt: ['sso'], // set explicitly (not the old default): left alone
-        cli_wl: WHITE_LABEL,
-      });
-      const families = await client.query<{ id: string; scopes: string[] }>(
-        'select id, scopes from token_families order by id',
-      );
-      expect(Object.fromEntries(families.rows.map((r) => [r.id, r.scopes]))).toEqual({
-        fam_dsp: [],
-        fam_dsp_sso: [],
-        fam_evt: ['sso'],
-        fam_pos: ['menu', 'orders'],
-        fam_wl: WHITE_LABEL,
-      });
-    } finally {
-      await client.close();
-    }
-  });
+        await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+        const clients = await client.query<{ id: string; scopes: string[] }>(
+          'select id, scopes from api_clients order by id',
+        );
+        expect(Object.fromEntries(clients.rows.map((r) => [r.id, r.scopes]))).toEqual({
+          cli_dsp: [],
+          cli_dsp_org: ['onboarding', 'sso'], // a partner token: its scopes were chosen, left alone
+          cli_pos: ['menu', 'orders', 'stores'], // the hosted scopes of a company grant stay
+          cli_evt: ['sso'], // set explicitly (not the old default): left alone
+          cli_wl: WHITE_LABEL,
+        });
+        const families = await client.query<{ id: string; scopes: string[] }>(
+          'select id, scopes from token_families order by id',
+        );
+        expect(Object.fromEntries(families.rows.map((r) => [r.id, r.scopes]))).toEqual({
+          fam_dsp: [],
+          fam_dsp_sso: [],
+          fam_evt: ['sso'],
+          fam_pos: ['menu', 'orders'],
+          fam_wl: WHITE_LABEL,
+        });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
