@@ -14,8 +14,12 @@ export const PARTNERS_USAGE = `Usage:
       Registers a partner. Prints JSON with partner_id, slug, client_id, client_secret and
       webhook_secret: the secrets are shown this once (the client secret is stored hashed).
       --base-url        where the partner's own endpoints live (http or https)
-      --scopes          Partner API scopes of its root client (default: all):
-                        user, onboarding, legacy_onboarding, sso, billing
+      --scopes          Partner API scopes of its root client, comma-separated: user,
+                        onboarding, legacy_onboarding, sso, billing (the white-label scopes:
+                        organisations, onboarding, SSO, billing). Default by kind, least
+                        privilege: all five for white_label, none for pos, dsp and events
+                        (their calls need no scope); name them only for a POS, DSP or event
+                        provider whose partnership includes white-label work
       --oauth-client-*  the client credentials the partner issued to the platform (stored encrypted)
   stream-platform partners list
       Prints every partner as JSON, without its secrets, except the sandbox partners
