@@ -371,6 +371,10 @@ describe('stream-platform CLI', () => {
       expect(before.status).toBe(201);
       // Without --scopes a white-label partner gets the white-label scopes (a POS, DSP or event provider none).
       expect(before.body.scopes).toEqual(['user', 'onboarding', 'legacy_onboarding', 'sso', 'billing']);
+      // set-scopes through the running server's admin endpoint: the next token carries what it set.
+      const narrowed = await cli('partners', 'set-scopes', '--slug', 'brand-co', '--scopes', 'sso,billing');
+      expect([narrowed.code, narrowed.stderr, narrowed.json?.scopes]).toEqual([0, '', ['sso', 'billing']]);
+      expect((await token(created.json.client_secret)).body.scopes).toEqual(['sso', 'billing']);
 
       const webhook = await cli('partners', 'rotate-secret', '--slug', 'brand-co', '--which', 'webhook');
       expect(webhook.code).toBe(0);

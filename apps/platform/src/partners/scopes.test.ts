@@ -19,6 +19,7 @@ import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { MIGRATIONS_FOLDER } from '../db/migrate.ts';
+import { directCommands } from '../admin/commands.ts';
 
 const WHITE_LABEL = ['user', 'onboarding', 'legacy_onboarding', 'sso', 'billing'];
 
@@ -94,6 +95,41 @@ describe('root client scopes by partner kind', () => {
     const res = await call('GET', `${platform.url}/billing/reports`, { token });
     expect(res.status).toBe(403);
     expect(res.body.error.message).toBe('This endpoint needs the scope(s) billing; the token has: sso.');
+  });
+
+  it('lets the operator give a DSP white-label scopes and take them back, refresh tokens included (partners set-scopes)', async () => {
+    const commands = directCommands(platform.app.ctx.database, platform.config.encryptionKey);
+    const creds = await platform.partner({ kind: 'dsp' });
+    // A company granted before: its hosted scope stays whatever set-scopes says.
+    await platform.app.ctx.db.execute(
+      sql`update api_clients set scopes = '{menu}' where id = ${creds.client_id}`,
+    );
+    expect(await commands.setRootScopes(creds.slug, ['sso', 'onboarding'])).toMatchObject({
+      kind: 'dsp',
+      client_id: creds.client_id,
+      scopes: ['onboarding', 'sso', 'menu'],
+    });
+    const granted = await requestAccessToken(platform.url, creds);
+    expect(granted.scopes).toEqual(['onboarding', 'sso', 'menu']);
+    const org = await call('POST', `${platform.url}/onboarding/org`, {
+      token: granted.access_token,
+      body: {
+        name: 'Org',
+        provider_id: 'merchant-dsp-granted',
+        user: { email: 'granted@example.com', first_name: 'Ada', last_name: 'Owner' },
+      },
+    });
+    expect(org.status, org.text).toBe(201);
+
+    expect((await commands.setRootScopes(creds.partner_id, [])).scopes).toEqual(['menu']);
+    const refreshed = await call('POST', `${platform.url}/oauth/token`, {
+      body: { grant_type: 'refresh_token', ...creds, refresh_token: granted.refresh_token },
+    });
+    expect(refreshed.status, refreshed.text).toBe(201);
+    expect(refreshed.body.scopes).toEqual(['menu']);
+    await expect(commands.setRootScopes('no-such-partner', [])).rejects.toMatchObject({
+      code: 'unknown_partner',
+    });
   });
 
   it('answers a POS asking for a white-label scope 400 invalid_scope saying what to do', async () => {
