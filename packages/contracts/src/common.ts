@@ -23,6 +23,26 @@ export const ALL_SCOPES = Scope.options;
 export const HOSTED_SCOPES = ['menu', 'orders', 'stores'] as const satisfies readonly Scope[];
 export const isHostedScope = (scope: string): boolean => (HOSTED_SCOPES as readonly string[]).includes(scope);
 
+/**
+ * The Partner API scopes of white-label work (platform.md section 1: organisations, onboarding,
+ * SSO, billing). A new partner's root client gets them only when the partner is `white_label`; a
+ * POS, DSP or event provider gets none unless the operator names them (`partners create --scopes`):
+ * its calls on the Partner API (order reads, menu publications, certification) need no scope.
+ */
+export const WHITE_LABEL_SCOPES = [
+  'user',
+  'onboarding',
+  'legacy_onboarding',
+  'sso',
+  'billing',
+] as const satisfies readonly Scope[];
+export const isWhiteLabelScope = (scope: string): boolean =>
+  (WHITE_LABEL_SCOPES as readonly string[]).includes(scope);
+
+/** The scopes a new partner's root client gets when the operator names none: least privilege by kind. */
+export const defaultRootScopes = (kind: PartnerKind): Scope[] =>
+  kind === 'white_label' ? [...WHITE_LABEL_SCOPES] : [];
+
 /** What a partner token (limited to one organisation) may carry: platform.md section 3's list. */
 export const PartnerTokenScope = z
   .enum(

@@ -1,4 +1,5 @@
 import { rotateSigningKey } from '../auth/keys.ts';
+import type { Scope } from '@stream/contracts/common';
 import type { Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import type { LocationEventProvider } from '@stream/contracts/apis/partner/event-providers';
@@ -24,6 +25,7 @@ import {
   PartnerNotFoundError,
   rotateSecret,
   goLive,
+  setRootScopes,
   PartnerNotCertifiedError,
   type PartnerCredentials,
   type PartnerSummary,
@@ -45,6 +47,11 @@ export interface AdminCommands {
   rotateSecret(idOrSlug: string, which: readonly SecretKind[]): Promise<RotatedSecrets>;
   /** Moves a certified partner from sandbox to live (`conflict` when it has no passed run). */
   goLive(idOrSlug: string): Promise<Awaited<ReturnType<typeof goLive>>>;
+  /** Sets the Partner API scopes of a partner's root client (hosted ones kept); answers them. */
+  setRootScopes(
+    idOrSlug: string,
+    scopes: readonly Scope[],
+  ): Promise<Awaited<ReturnType<typeof setRootScopes>>>;
   /** New tokens are signed with the new key; the retired ones keep verifying until their tokens expire. */
   rotateSigningKey(): Promise<{ kid: string; retired: string[] }>;
   /** An order and its timeline, as its partners see them (`order_not_found` when there is none). */
@@ -113,6 +120,14 @@ export function directCommands(database: Database, encryptionKey: Buffer): Admin
       } catch (err) {
         if (err instanceof PartnerNotFoundError) throw new ApiError('unknown_partner', err.message);
         if (err instanceof PartnerNotCertifiedError) throw new ApiError('conflict', err.message);
+        throw err;
+      }
+    },
+    async setRootScopes(idOrSlug, scopes) {
+      try {
+        return await setRootScopes(db, idOrSlug, scopes);
+      } catch (err) {
+        if (err instanceof PartnerNotFoundError) throw new ApiError('unknown_partner', err.message);
         throw err;
       }
     },

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { newSecret, safeEqual } from '../http/secrets.ts';
-import { CreatePartnerRequest, RotateSecretRequest } from '../partners/input.ts';
+import { CreatePartnerRequest, RotateSecretRequest, SetRootScopesRequest } from '../partners/input.ts';
 import { MenuSettings } from '../menus/settings.ts';
 import { directCommands } from './commands.ts';
 import { removeAdminEndpoint, writeAdminEndpoint } from './endpoint-file.ts';
@@ -58,6 +58,13 @@ export function registerAdmin(app: FastifyInstance): void {
       '/_admin/partners/:partner/rotate-secret',
       { schema: { params: z.object({ partner: z.string().min(1).max(200) }), body: RotateSecretRequest } },
       async (req) => commands().rotateSecret(req.params.partner, req.body.which),
+    );
+    admin.post(
+      '/_admin/partners/:partner/scopes',
+      {
+        schema: { params: z.object({ partner: z.string().min(1).max(200) }), body: SetRootScopesRequest },
+      },
+      async (req) => commands().setRootScopes(req.params.partner, req.body.scopes),
     );
     admin.post(
       '/_admin/partners/:partner/go-live',

@@ -3,11 +3,11 @@ import { and, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { listPartnerTokens } from '@stream/contracts/apis/partner/index';
 import { priceOrder as priceOrderOperation } from '@stream/contracts/apis/hr-orders/index';
 import type { ErrorCode } from '@stream/contracts/errors';
-import { isHostedScope } from '@stream/contracts/common';
+import { isHostedScope, isWhiteLabelScope, WHITE_LABEL_SCOPES } from '@stream/contracts/common';
 import { fastifyPath } from '@stream/contracts/operation';
 import { envelopeBody } from '@stream/contracts/envelopes';
 import type { Db } from '../db/client.ts';
-import { apiClients, tokenFamilies } from '../db/schema/index.ts';
+import { apiClients, partners, tokenFamilies } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import {
   AccessTokenError,
@@ -103,6 +103,37 @@ export function settleRevocation(auth: PartnerAuth, live: boolean): void {
   if (!live) throw new ApiError('invalid_token', REVOKED_MESSAGE);
 }
 
+const partnerKindOf = prepared('bearer_partner_kind', (db, name) =>
+  db
+    .select({ kind: partners.kind })
+    .from(partners)
+    .where(eq(partners.id, sql.placeholder('partnerId')))
+    .prepare(name),
+);
+
+/**
+ * 403 insufficient_scope, saying what to do. The white-label scopes (organisations, onboarding,
+ * SSO, billing) are not given to a POS, DSP or event provider by default: its token is told the
+ * endpoint is for white-label partners rather than to ask for a scope its client cannot have.
+ * Looked up on this error path only: the token carries the partner, not its kind.
+ */
+async function insufficientScope(db: Db, auth: PartnerAuth, missing: string[]): Promise<ApiError> {
+  const has = `the token has: ${auth.scopes.join(', ') || 'none'}`;
+  const needs = `This endpoint needs the scope(s) ${missing.join(', ')}`;
+  if (missing.some(isWhiteLabelScope)) {
+    const [partner] = await partnerKindOf(db).execute({ partnerId: auth.partnerId });
+    if (partner && partner.kind !== 'white_label') {
+      return new ApiError(
+        'insufficient_scope',
+        `${needs}; ${has}. This endpoint is for white-label partners: the scopes ${WHITE_LABEL_SCOPES.join(', ')} (organisations, onboarding, SSO, billing) are not granted to a ${KIND_NAMES[partner.kind]} unless its partnership with Stream includes white-label work; ask Stream if it does.`,
+      );
+    }
+  }
+  return new ApiError('insufficient_scope', `${needs}; ${has}.`);
+}
+
+const KIND_NAMES: Record<string, string> = { pos: 'POS', dsp: 'DSP', events: 'event provider' };
+
 /**
  * The `bearer` security handler: a valid, unrevoked Partner API JWT carrying every scope the
  * operation declares. 401 missing_token / invalid_token / token_expired, 403 insufficient_scope.
@@ -179,12 +210,7 @@ export function registerBearer(app: FastifyInstance): void {
         );
       }
       const missing = required.filter((s) => !auth.scopes.includes(s));
-      if (missing.length) {
-        throw new ApiError(
-          'insufficient_scope',
-          `This endpoint needs the scope(s) ${missing.join(', ')}; the token has: ${auth.scopes.join(', ') || 'none'}.`,
-        );
-      }
+      if (missing.length) throw await insufficientScope(ctx.db, auth, missing);
       req.auth = auth;
     };
   });

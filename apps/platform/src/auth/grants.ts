@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ALL_SCOPES, type Scope } from '@stream/contracts/common';
+import { ALL_SCOPES, isHostedScope, isWhiteLabelScope, type Scope } from '@stream/contracts/common';
 import {
   ACCESS_TOKEN_MAX_SECONDS,
   GRANT_TYPES,
@@ -99,14 +99,34 @@ export function parseTokenRequest(body: AuthenticatedTokenRequest): TokenRequest
   };
 }
 
+/** What to do about scopes a client asked for and does not have: where each kind of scope comes from. */
+function missingScopesAdvice(extra: readonly Scope[]): string {
+  const advice: string[] = [];
+  if (extra.some(isWhiteLabelScope)) {
+    advice.push(
+      "The scopes user, onboarding, legacy_onboarding, sso and billing are for white-label partners; a POS, DSP or event provider's calls (orders, timelines, menus, certification) need no scope, so leave scopes out, or ask Stream to grant them if your partnership includes white-label work.",
+    );
+  }
+  if (extra.some(isHostedScope)) {
+    advice.push('The scopes menu, orders and stores come when Stream grants your partner a company.');
+  }
+  return advice.length ? ` ${advice.join(' ')}` : '';
+}
+
 /** Scopes asked for, checked against what may be granted. */
-function grantScopes(wanted: Scope[] | undefined, allowed: readonly string[], of: string): Scope[] {
+function grantScopes(
+  wanted: Scope[] | undefined,
+  allowed: readonly string[],
+  of: string,
+  advise: (extra: Scope[]) => string = () => '',
+): Scope[] {
   const granted = wanted ?? ALL_SCOPES.filter((s) => allowed.includes(s));
   const extra = granted.filter((s) => !allowed.includes(s));
   if (extra.length) {
+    const advice = advise(extra);
     throw new ApiError(
       'invalid_scope',
-      `${of} was not granted the scope(s) ${extra.join(', ')}; it has: ${allowed.join(', ') || 'none'}.`,
+      `${of} was not granted the scope(s) ${extra.join(', ')}; it has: ${allowed.join(', ') || 'none'}.${advice}`,
     );
   }
   return granted;
@@ -207,7 +227,11 @@ export async function exchangeToken(
   let refreshToken: string;
   if (req.grant === 'client_credentials') {
     if (client.revokedAt) throw new ApiError('invalid_client', 'This client was revoked.');
-    const scopes = grantScopes(req.scopes, client.scopes, 'This client');
+    const scopes = grantScopes(req.scopes, client.scopes, 'This client', (extra) =>
+      client.orgId
+        ? ' A partner token keeps the scopes it was created with: create one with the scopes you need (POST /tokens).'
+        : missingScopesAdvice(extra),
+    );
     const familyId = newId('fam');
     refreshToken = await startFamily(ctx.db, familyId, client.id, scopes);
     auth = { partnerId: client.partnerId, clientId: client.id, orgId: client.orgId, scopes, familyId };

@@ -30,7 +30,7 @@ export async function requestAccessToken(
 
 export interface TestPartner extends ClientCredentials {
   partner_id: string;
-  /** An access token of the partner's root client with every scope. */
+  /** An access token of the (white-label) partner's root client with all its scopes. */
   token: string;
   /** An access token of the root client with only these scopes. */
   tokenWith(scopes: Scope[]): Promise<string>;

@@ -46,8 +46,20 @@ describe('CLI arguments', () => {
       '--which must be client, webhook or both (got "all").',
     ],
     [['list', '--all'], "Unknown option '--all'."],
-    [['delete'], 'partners has no command "delete": create, list, rotate-secret, go-live or menu-settings.'],
-    [[], 'partners needs a command: create, list, rotate-secret, go-live or menu-settings.'],
+    [
+      ['delete'],
+      'partners has no command "delete": create, list, rotate-secret, set-scopes, go-live or menu-settings.',
+    ],
+    [[], 'partners needs a command: create, list, rotate-secret, set-scopes, go-live or menu-settings.'],
+    [['set-scopes', '--slug', 'ab'], 'partners set-scopes needs --scopes.'],
+    [
+      ['set-scopes', '--slug', 'ab', '--scopes', ','],
+      '--scopes: name at least one scope, or none to take them all away.',
+    ],
+    [
+      ['set-scopes', '--slug', 'ab', '--scopes', 'sso,menu'],
+      '--scopes: "menu" is not one of user, onboarding, legacy_onboarding, sso, billing.',
+    ],
   ])('partners %j', async (args, message) => {
     const err = await partners(args).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);

@@ -142,6 +142,8 @@ export function httpCommands(endpoint: AdminEndpoint): AdminCommands {
     rotateSecret: (idOrSlug, which) =>
       request('POST', `/_admin/partners/${segment(idOrSlug)}/rotate-secret`, { which }),
     goLive: (idOrSlug) => request('POST', `/_admin/partners/${segment(idOrSlug)}/go-live`),
+    setRootScopes: (idOrSlug, scopes) =>
+      request('POST', `/_admin/partners/${segment(idOrSlug)}/scopes`, { scopes }),
     rotateSigningKey: () => request('POST', '/_admin/keys/rotate'),
     showOrder: (orderId) => request('GET', `/_admin/orders/${segment(orderId)}`),
     eventProviders: (locationId) =>

@@ -369,6 +369,12 @@ describe('stream-platform CLI', () => {
         });
       const before = await token(created.json.client_secret);
       expect(before.status).toBe(201);
+      // Without --scopes a white-label partner gets the white-label scopes (a POS, DSP or event provider none).
+      expect(before.body.scopes).toEqual(['user', 'onboarding', 'legacy_onboarding', 'sso', 'billing']);
+      // set-scopes through the running server's admin endpoint: the next token carries what it set.
+      const narrowed = await cli('partners', 'set-scopes', '--slug', 'brand-co', '--scopes', 'sso,billing');
+      expect([narrowed.code, narrowed.stderr, narrowed.json?.scopes]).toEqual([0, '', ['sso', 'billing']]);
+      expect((await token(created.json.client_secret)).body.scopes).toEqual(['sso', 'billing']);
 
       const webhook = await cli('partners', 'rotate-secret', '--slug', 'brand-co', '--which', 'webhook');
       expect(webhook.code).toBe(0);
@@ -509,10 +515,8 @@ describe('stream-platform CLI', () => {
       expect((await cli('companies', 'import', file)).json).toEqual(imported.json); // the same file again
       const granted = await cli('companies', 'grant', '100', 'fleet-co');
       expect(granted.code).toBe(0);
-      expect(granted.json).toMatchObject({
-        company_id: 100,
-        scopes: expect.arrayContaining(['menu', 'orders', 'stores']),
-      });
+      // An event provider created without --scopes: the grant's scopes are all its root client has.
+      expect(granted.json).toMatchObject({ company_id: 100, scopes: ['menu', 'orders', 'stores'] });
       writeFileSync(file, JSON.stringify({ company: { id: 100 }, stores: [] }));
       const bad = await cli('companies', 'import', file);
       expect(bad.code).toBe(2);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { loadConfig } from '../config.ts';
 import { MenuSettings } from '../menus/settings.ts';
-import { CreatePartnerRequest } from '../partners/input.ts';
+import { CreatePartnerRequest, SetRootScopesRequest } from '../partners/input.ts';
 import { SECRET_KINDS, type SecretKind } from '../partners/service.ts';
 import { parseFlags, printJson, requireFlags } from './args.ts';
 import { withCommands } from './backend.ts';
@@ -14,8 +14,12 @@ export const PARTNERS_USAGE = `Usage:
       Registers a partner. Prints JSON with partner_id, slug, client_id, client_secret and
       webhook_secret: the secrets are shown this once (the client secret is stored hashed).
       --base-url        where the partner's own endpoints live (http or https)
-      --scopes          Partner API scopes of its root client (default: all):
-                        user, onboarding, legacy_onboarding, sso, billing
+      --scopes          Partner API scopes of its root client, comma-separated: user,
+                        onboarding, legacy_onboarding, sso, billing (the white-label scopes:
+                        organisations, onboarding, SSO, billing). Default by kind, least
+                        privilege: all five for white_label, none for pos, dsp and events
+                        (their calls need no scope); name them only for a POS, DSP or event
+                        provider whose partnership includes white-label work
       --oauth-client-*  the client credentials the partner issued to the platform (stored encrypted)
   stream-platform partners list
       Prints every partner as JSON, without its secrets, except the sandbox partners
@@ -24,6 +28,12 @@ export const PARTNERS_USAGE = `Usage:
       Replaces the root client secret, the webhook secret, or both (default) and prints the new
       ones once. The old secrets stop working at once; rotating the client secret also revokes
       every access and refresh token issued to that client.
+  stream-platform partners set-scopes --slug SLUG --scopes a,b|none
+      Sets the Partner API scopes of the partner's root client, whatever its kind (a POS that also
+      sells a white-label product; a partner migrated to none by 0023 that needs them back): any of
+      user, onboarding, legacy_onboarding, sso, billing, or none. Hosted scopes (menu, orders,
+      stores) stay as companies grant set them. Refresh tokens lose a scope taken away; a new
+      scope comes with the next client_credentials token. Prints the client's scopes.
   stream-platform partners go-live --slug SLUG
       Moves a POS, DSP or event provider from sandbox to live. Only a partner with a passed
       certification run (POST /certification/runs) may go live; partners list shows
@@ -122,6 +132,21 @@ async function menuSettings(args: string[]): Promise<void> {
   printJson(await withCommands(loadConfig(), (c) => c.setMenuSettings(slug, parsed.data)));
 }
 
+async function setScopes(args: string[]): Promise<void> {
+  const flags = parseFlags(args, ['slug', 'scopes'], PARTNERS_USAGE);
+  if (!flags) return console.log(PARTNERS_USAGE);
+  requireFlags(flags, ['slug', 'scopes'], 'partners set-scopes', PARTNERS_USAGE);
+  const names = flags.scopes!.split(',').map((s) => s.trim());
+  const raw = { scopes: names.length === 1 && names[0] === 'none' ? [] : names.filter(Boolean) };
+  if (!raw.scopes.length && names[0] !== 'none') {
+    throw new UsageError('--scopes: name at least one scope, or none to take them all away.', PARTNERS_USAGE);
+  }
+  const parsed = SetRootScopesRequest.safeParse(raw);
+  if (!parsed.success) throw new UsageError(describeIssue(parsed.error.issues[0]!, raw), PARTNERS_USAGE);
+  const slug = flags.slug!;
+  printJson(await withCommands(loadConfig(), (c) => c.setRootScopes(slug, parsed.data.scopes)));
+}
+
 async function goLive(args: string[]): Promise<void> {
   const flags = parseFlags(args, ['slug'], PARTNERS_USAGE);
   if (!flags) return console.log(PARTNERS_USAGE);
@@ -134,6 +159,7 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   create,
   list,
   'rotate-secret': rotateSecret,
+  'set-scopes': setScopes,
   'go-live': goLive,
   'menu-settings': menuSettings,
 };
@@ -144,7 +170,7 @@ export async function partners([sub, ...args]: string[]): Promise<void> {
   if (!run) {
     const what = sub === undefined ? 'needs a command' : `has no command "${sub}"`;
     throw new UsageError(
-      `partners ${what}: create, list, rotate-secret, go-live or menu-settings.`,
+      `partners ${what}: create, list, rotate-secret, set-scopes, go-live or menu-settings.`,
       PARTNERS_USAGE,
     );
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PartnerKind, Scope } from '@stream/contracts/common';
+import { PartnerKind, PartnerTokenScope, Scope } from '@stream/contracts/common';
 import { SECRET_KINDS, SLUG, type CreatePartnerInput } from './service.ts';
 
 /**
@@ -39,3 +39,10 @@ export function toCreatePartnerInput(r: CreatePartnerRequest): CreatePartnerInpu
 
 export const RotateSecretRequest = z.object({ which: z.array(z.enum(SECRET_KINDS)).min(1) }).strict();
 export type RotateSecretRequest = z.infer<typeof RotateSecretRequest>;
+
+/**
+ * `partners set-scopes`: the root client's Partner API scopes, none allowed (an empty list). The
+ * hosted ones (`menu`, `orders`, `stores`) are not set here: they come with `companies grant`.
+ */
+export const SetRootScopesRequest = z.object({ scopes: z.array(PartnerTokenScope) }).strict();
+export type SetRootScopesRequest = z.infer<typeof SetRootScopesRequest>;

@@ -1,5 +1,11 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { ALL_SCOPES, isHostedScope, type PartnerKind, type Scope } from '@stream/contracts/common';
+import {
+  ALL_SCOPES,
+  defaultRootScopes,
+  isHostedScope,
+  type PartnerKind,
+  type Scope,
+} from '@stream/contracts/common';
 import type { DbOrTx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
@@ -67,8 +73,10 @@ export async function createPartner(
     orgId: null,
     name: `${input.slug} root client`,
     secretHash: sha256Hex(clientSecret),
+    // Least privilege by kind: the white-label scopes for a white-label partner, none for a POS,
+    // DSP or event provider (their Partner API calls need no scope) unless the operator names them.
     // The hosted APIs' scopes come with a company grant (`companies grant`), not with the partner.
-    scopes: [...(input.scopes ?? ALL_SCOPES.filter((s) => !isHostedScope(s)))],
+    scopes: [...(input.scopes ?? defaultRootScopes(input.kind))],
   });
   return {
     partner_id: partnerId,
@@ -228,6 +236,50 @@ export async function rotateSecret(
       out.webhook_secret = secret;
     }
     return out;
+  });
+}
+
+/**
+ * Sets the Partner API scopes (the white-label ones) of a partner's root client, for any kind: the
+ * operator's way to give a POS, DSP or event provider white-label work, or to take it back. The
+ * hosted scopes the client has (`companies grant`) are kept. Its token families lose what it no
+ * longer has, so a refresh cannot keep a scope taken away; new ones come with the next
+ * client_credentials grant. Access tokens already issued keep theirs until they expire (an hour).
+ */
+export async function setRootScopes(
+  db: DbOrTx,
+  idOrSlug: string,
+  scopes: readonly Scope[],
+): Promise<{ partner_id: string; slug: string; kind: PartnerKind; client_id: string; scopes: Scope[] }> {
+  return db.transaction(async (tx) => {
+    const partner = await findPartner(tx, idOrSlug);
+    if (!partner) throw new PartnerNotFoundError(`No partner with id or slug "${idOrSlug}".`);
+    const [client] = await tx
+      .select({ id: apiClients.id, scopes: apiClients.scopes })
+      .from(apiClients)
+      .where(isRootClientOf(partner.id))
+      .orderBy(asc(apiClients.createdAt))
+      .limit(1);
+    if (!client) throw new PartnerNotFoundError(`Partner "${partner.slug}" has no root API client.`);
+    const wanted = new Set<string>([...scopes, ...client.scopes.filter(isHostedScope)]);
+    const next = ALL_SCOPES.filter((s) => wanted.has(s));
+    await tx
+      .update(apiClients)
+      .set({ scopes: next, updatedAt: new Date() })
+      .where(eq(apiClients.id, client.id));
+    await tx
+      .update(tokenFamilies)
+      .set({
+        scopes: sql`ARRAY(SELECT s FROM unnest(${tokenFamilies.scopes}) WITH ORDINALITY AS t(s, i) WHERE s = ANY(${sql.param(next, apiClients.scopes)}) ORDER BY i)`,
+      })
+      .where(and(eq(tokenFamilies.clientId, client.id), isNull(tokenFamilies.revokedAt)));
+    return {
+      partner_id: partner.id,
+      slug: partner.slug,
+      kind: partner.kind,
+      client_id: client.id,
+      scopes: next,
+    };
   });
 }
 
