@@ -65,9 +65,42 @@ export const ObjectId = z.string().min(1).max(64);
 
 export const Email = z.email().max(254);
 /** E.164: a plus, then 8 to 15 digits, the first not zero. */
-export const PhoneE164 = z
+const E164 = /^\+[1-9]\d{7,14}$/;
+export const PhoneE164 = z.string().regex(E164, 'must be an E.164 phone number such as +14155550123');
+
+/** What people write between a number's digits and is never part of it: spaces, dashes, dots, parentheses. */
+const PHONE_PUNCTUATION = /[\s\-.()]/g;
+
+/**
+ * `value` as E.164 once spaces, dashes, dots and parentheses are taken out (`+1 (415) 555-0199` is
+ * `+14155550199`); undefined when it is not one then: no leading `+` and country code (the country
+ * cannot be told), letters, an extension.
+ */
+export function e164Of(value: string): string | undefined {
+  const digits = value.replace(PHONE_PUNCTUATION, '');
+  return E164.test(digits) ? digits : undefined;
+}
+
+/**
+ * A phone number a partner sends and the platform passes on (a driver's): taken as E.164 written
+ * with spaces, dashes, dots or parentheses if need be, which are taken out, so what is stored and
+ * relayed is always E.164; anything else is refused (400 `validation_failed` naming the field),
+ * since only the partner knows the number's country. Input only: what the platform sends is
+ * `PhoneE164`.
+ */
+export const SentPhoneE164 = z
   .string()
-  .regex(/^\+[1-9]\d{7,14}$/, 'must be an E.164 phone number such as +14155550123');
+  .max(40)
+  .transform((value, ctx) => {
+    const e164 = e164Of(value);
+    if (e164 !== undefined) return e164;
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message: `must be an E.164 phone number such as +14155550123 (+ and the country code; spaces, dashes, dots and parentheses are ignored), not ${JSON.stringify(value)}.`,
+    });
+    return z.NEVER;
+  });
 
 /**
  * Before this (2001-09-09) an "epoch ms" time is almost surely seconds sent where milliseconds go:

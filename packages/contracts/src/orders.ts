@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SentPhoneE164 } from './common.ts';
 
 /**
  * The order vocabulary both sides share (platform.md sections 4, 5, 8, 9): fulfillment types,
@@ -129,26 +130,62 @@ export const OrderFailureDetails = z
   .meta({ id: 'OrderFailureDetails' });
 export type OrderFailureDetails = z.infer<typeof OrderFailureDetails>;
 
-/** A driver, as a DSP (or, later, an event provider) reports it. */
+/** A driver's details but its phone (`DriverDetails`, `SentDriverDetails`). */
+const driverFields = {
+  source: z.string().optional().meta({ description: 'Whose fleet: `doordash` or `uber`.' }),
+  name: z.string().optional(),
+  picture_url: z.string().optional(),
+  vehicle_info: z
+    .object({
+      make: z.string().optional(),
+      model: z.string().optional(),
+      color: z.string().optional(),
+      license_plate: z.string().optional(),
+      is_autonomous: z.boolean().optional(),
+    })
+    .optional(),
+  handoff_instructions: z.string().optional(),
+  passcode: z.string().optional(),
+};
+const PHONE_CODE = z.string().optional();
+
+/**
+ * A driver as the platform passes it on (to the POS in `order.updated`, in the Partner API): `phone.number`
+ * is always E.164.
+ */
 export const DriverDetails = z
   .object({
-    source: z.string().optional().meta({ description: 'Whose fleet: `doordash` or `uber`.' }),
-    name: z.string().optional(),
-    phone: z.object({ number: z.string(), code: z.string().optional() }).optional().meta({
-      description: '`number` to call; `code` is the masking code when the number is a relay.',
-    }),
-    picture_url: z.string().optional(),
-    vehicle_info: z
+    ...driverFields,
+    phone: z
       .object({
-        make: z.string().optional(),
-        model: z.string().optional(),
-        color: z.string().optional(),
-        license_plate: z.string().optional(),
-        is_autonomous: z.boolean().optional(),
+        number: z.string().meta({ description: 'The number to call, E.164 (`+14155550199`).' }),
+        code: PHONE_CODE,
       })
-      .optional(),
-    handoff_instructions: z.string().optional(),
-    passcode: z.string().optional(),
+      .optional()
+      .meta({
+        description: '`number` to call (E.164); `code` is the masking code when the number is a relay.',
+      }),
   })
   .meta({ id: 'DriverDetails', description: 'Who is delivering the order.' });
 export type DriverDetails = z.infer<typeof DriverDetails>;
+
+/**
+ * A driver as a DSP reports it (`delivery_status_update`): its `phone.number` is E.164, written with
+ * spaces, dashes, dots or parentheses if need be (taken out: the platform stores and relays E.164);
+ * another number is 400 `validation_failed` naming the field, and the update is not applied.
+ */
+export const SentDriverDetails = z
+  .object({
+    ...driverFields,
+    phone: z
+      .object({
+        number: SentPhoneE164.meta({
+          description:
+            'The number to call, E.164: `+`, the country code, the number (`+14155550199`). Spaces, dashes, dots and parentheses are taken out (`+1 (415) 555-0199` is `+14155550199`); a number without `+` and its country code is refused (400).',
+        }),
+        code: PHONE_CODE,
+      })
+      .optional()
+      .meta({ description: '`number` to call; `code` is the masking code when the number is a relay.' }),
+  })
+  .meta({ id: 'SentDriverDetails', description: 'Who is delivering the order, as you report it.' });

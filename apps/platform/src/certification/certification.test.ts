@@ -11,6 +11,8 @@ import {
   type CertificationKind,
   type CertificationReport,
 } from '@stream/contracts/certification';
+import { dspSendWebhook } from '@stream/contracts/apis/become-a-dsp/index';
+import { hmacHex } from '@stream/contracts/server/signature';
 import { createSandboxServer, sandboxControl } from '@stream/sandbox';
 import { faultyPartner, type Fault } from './faulty-partner.ts';
 import { listenInbox, type Inbox } from './inbox.ts';
@@ -21,7 +23,7 @@ const client = { client_id: 'platform', client_secret: 'sbxsec_test' };
 const secret = 'whsec_certification';
 const servers: FastifyInstance[] = [];
 const base = {} as Record<CertificationKind, string>;
-let inbox: Inbox;
+const inboxes = {} as Record<CertificationKind, Inbox>;
 const prompts: string[] = [];
 
 beforeAll(async () => {
@@ -34,10 +36,10 @@ beforeAll(async () => {
     servers.push(app);
     base[kind] = await app.listen({ port: 0, host: '127.0.0.1' });
   }
-  inbox = await listenInbox({ secret });
+  for (const kind of ['pos', 'dsp', 'events'] as const) inboxes[kind] = await listenInbox({ kind, secret });
 });
 afterAll(async () => {
-  await inbox.close();
+  await Promise.all(Object.values(inboxes).map((i) => i.close()));
   await Promise.all(servers.map((s) => s.close()));
 });
 
@@ -49,7 +51,7 @@ const run = (kind: CertificationKind, baseUrl = base[kind], more: Partial<RunOpt
     webhookSecret: secret,
     timeoutMs: 2000,
     webhookWaitMs: 1500,
-    inbox,
+    inbox: inboxes[kind],
     prompt: (line) => prompts.push(line),
     ...more,
   });
@@ -684,6 +686,7 @@ describe('reports and edges', () => {
   it("the CLI's inbox answers a webhook over the 1 MiB limit 413 and keeps by how much, sent with or without Content-Length", async () => {
     const limit = 1024 * 1024;
     const since = Date.now();
+    const inbox = inboxes.pos;
     const body = Buffer.alloc(limit + 10, 'x');
     const sent = [
       await fetch(inbox.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(body) }),
@@ -705,6 +708,45 @@ describe('reports and edges', () => {
       `the body is 10 bytes over the ${limit}-byte limit: send at most ${limit} bytes`,
       `the body is 15 bytes over the ${limit}-byte limit: send at most ${limit} bytes`,
     ]);
+  }); // prettier-ignore
+
+  it("the CLI's inbox answers each webhook as production's route of its kind: status and body", async () => {
+    const post = async (kind: CertificationKind, body: unknown) => {
+      const raw = JSON.stringify(body);
+      const res = await fetch(inboxes[kind].webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stream-webhook-signature': hmacHex(secret, raw) },
+        body: raw,
+      });
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    };
+    const json = (r: { text: string }) => JSON.parse(r.text);
+    // POS: POST /pos/{partner_slug}/webhook answers 204, no body.
+    const pos = await post('pos', { type: 'location.connection.offline', object: { location_id: 'loc-1' } });
+    expect(pos).toEqual({ status: 204, type: null, text: '' });
+    // DSP: POST /order/{partner_id} answers a new order 202, what applies 200, one ord_ id per order.
+    const newOrder = dspSendWebhook.request.example; // { type: 'new_order', location_id: 'store-1001', order: { id: 'dsp-order-8812', … } }
+    const created = await post('dsp', newOrder);
+    expect(created.status, created.text).toBe(202);
+    expect(json(created)).toEqual({ event_id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), order_id: expect.stringMatching(/^ord_[0-9a-f]{24}$/), status: 'received' });
+    const delivery = await post('dsp', { type: 'delivery_status_update', location_id: 'store-1001', order_id: 'dsp-order-8812', delivery_status: 'enroute_to_pickup', driver_details: null });
+    expect([delivery.status, json(delivery)]).toEqual([200, { event_id: expect.stringMatching(/^evt_/), order_id: json(created).order_id, status: 'accepted' }]);
+    const cancel = await post('dsp', { type: 'cancel_order', location_id: 'store-1001', order_id: 'dsp-order-8812' });
+    expect([cancel.status, json(cancel)]).toEqual([200, { event_id: expect.stringMatching(/^evt_/), order_id: json(created).order_id, status: 'dsp_canceled' }]);
+    const store = await post('dsp', { type: 'store_status_update', location_id: 'store-1', status_update: { status: 'online' } });
+    expect([store.status, json(store)]).toEqual([200, { event_id: expect.stringMatching(/^evt_/) }]);
+    // Events: POST /event-provider/{partner_slug}/webhook answers 200 with the delivery as it stands.
+    const ref = { order_id: 'ord_cert_answer', location_id: 'loc_cert_answer' };
+    const driver = { name: 'Dana Cruz', phone: { number: '+14155550199', code: null } };
+    const assigned = await post('events', { type: 'order.assign.driver', object: { ...ref, driver } });
+    expect([assigned.status, json(assigned)]).toEqual([200, { event_id: expect.stringMatching(/^evt_/), order_id: ref.order_id, delivery_status: 'driver_assigned', driver: { name: 'Dana Cruz', phone: { number: '+14155550199' } } }]);
+    const moved = await post('events', { type: 'order.update.delivery.status', object: { ...ref, status: 'enroute_to_pickup' } });
+    expect([moved.status, json(moved)]).toEqual([200, { event_id: expect.stringMatching(/^evt_/), order_id: ref.order_id, delivery_status: 'enroute_to_pickup', driver: { name: 'Dana Cruz', phone: { number: '+14155550199' } } }]);
+    // A body the production route refuses is its 400, naming the field; a type of another kind's route too.
+    const bad = await post('events', { type: 'order.update.delivery.status', object: { ...ref, status: 'lost' } });
+    expect([bad.status, json(bad).error.code, json(bad).error.message]).toEqual([400, 'validation_failed', expect.stringMatching(/^body\.object\.status: must be one of "enroute_to_pickup"/)]);
+    const other = await post('pos', newOrder);
+    expect([other.status, json(other).error.message]).toEqual([400, expect.stringMatching(/^body\.type: /)]);
   }); // prettier-ignore
 
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {

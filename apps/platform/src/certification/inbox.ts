@@ -9,7 +9,10 @@ import {
 } from '@stream/contracts/server/signature';
 import { CodedError } from '@stream/contracts/errors';
 import { parseJsonBody } from '@stream/contracts/server/input';
+import type { CertificationKind } from '@stream/contracts/certification';
+import type { ErrorDetail } from '@stream/contracts/errors';
 import { parseJson } from '../connectors/index.ts';
+import { acceptedAnswer, schemaProblem } from './answer.ts';
 
 /**
  * Where a certification run takes what the partner sends it: the webhooks it is asked to send
@@ -34,6 +37,24 @@ export interface WebhookRefusal {
   status: number;
   code: 'unsupported_media_type' | 'payload_too_large' | 'invalid_json' | 'validation_failed';
   reason: string;
+  /** Production's own message and details, when it words them otherwise (a body its schema refuses). */
+  message?: string;
+  details?: ErrorDetail[];
+}
+
+/**
+ * A signed body the production route's schema refuses (`schemaProblem`): 400 `validation_failed`,
+ * with production's message and details.
+ */
+export function schemaRefusal(kind: CertificationKind, body: unknown): WebhookRefusal | undefined {
+  const problem = schemaProblem(kind, body);
+  if (!problem) return undefined;
+  return {
+    status: 400,
+    code: 'validation_failed',
+    reason: problem.message.replace(/\.$/, ''),
+    ...problem,
+  };
 }
 
 /** A webhook's bytes as read (`readBoundedBody`): `raw` is empty when `size` is past `limit`. */
@@ -114,7 +135,8 @@ export function readWebhookBody(
 }
 
 /** The refusal as the error message the inbox answers with: `The body is not valid JSON.` */
-export const refusalMessage = (r: WebhookRefusal) => `${r.reason[0]!.toUpperCase()}${r.reason.slice(1)}.`;
+export const refusalMessage = (r: WebhookRefusal) =>
+  r.message ?? `${r.reason[0]!.toUpperCase()}${r.reason.slice(1)}.`;
 
 export interface Inbox {
   /** The URL to give the partner for its webhooks. */
@@ -139,15 +161,18 @@ const MAX_BODY = 1024 * 1024;
 
 /**
  * A small HTTP server on `host:port` (port 0: any free one). `publicUrl` is the address to give the
- * partner when it differs from the one listened on (a tunnel, a container's host name).
+ * partner when it differs from the one listened on (a tunnel, a container's host name). It answers
+ * each webhook as the production route of `kind` answers it (`answer.ts`).
  */
 export async function listenInbox(opts: {
+  kind: CertificationKind;
   secret: string;
   host?: string;
   port?: number;
   publicUrl?: string;
 }): Promise<Inbox> {
   const received: ReceivedWebhook[] = [];
+  const salt = randomBytes(12).toString('hex');
   const files = new Map<string, { body: string; downloads: number }>();
   const waiters = new Set<() => void>();
   const server: Server = createServer((req, res) => {
@@ -167,7 +192,11 @@ export async function listenInbox(opts: {
       const bytes = await readBoundedBody(req, MAX_BODY, req.headers['content-length']);
       const { raw } = bytes;
       const problem = verifySignature(opts.secret, raw, req.headers['stream-webhook-signature']);
-      const { body, refused } = readWebhookBody(req.headers['content-type'], bytes);
+      const read = readWebhookBody(req.headers['content-type'], bytes);
+      const { body } = read;
+      // As production: the signature is checked before the body against its route's schema.
+      const refused = read.refused ?? (problem ? undefined : schemaRefusal(opts.kind, body));
+      const earlier = received.filter((w) => !w.refused && w.signature === 'valid').map((w) => w.body);
       received.push({
         at: Date.now(),
         path,
@@ -178,14 +207,19 @@ export async function listenInbox(opts: {
       });
       for (const wake of waiters) wake();
       if (refused) {
-        return answer(refused.status, { error: { code: refused.code, message: refusalMessage(refused) } });
+        const { code, details } = refused;
+        return answer(refused.status, {
+          error: { code, message: refusalMessage(refused), ...(details ? { details } : {}) },
+        });
       }
       if (problem) {
         return answer(401, {
           error: { code: problem, message: 'Stream-Webhook-Signature is not the HMAC of this body.' },
         });
       }
-      return answer(200, {});
+      const accepted = acceptedAnswer(opts.kind, body, { salt, earlier });
+      if (accepted.body === undefined) return res.writeHead(accepted.status).end();
+      return answer(accepted.status, accepted.body);
     })().catch(() => res.destroy());
   });
   await new Promise<void>((resolve, reject) => {

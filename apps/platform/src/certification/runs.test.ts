@@ -138,7 +138,25 @@ describe('POST /certification/runs', () => {
       .from(certificationFiles)
       .where(eq(certificationFiles.runId, run._id));
     expect(files.map((f) => f.downloads)).toEqual([1, 1]);
-    expect((await finished('sandbox-events', events.body.run._id)).status).toBe('passed');
+    const eventsRun = await finished('sandbox-events', events.body.run._id);
+    expect(eventsRun.status).toBe('passed');
+    // Each webhook was answered as production's route answers it (POST /order/{partner_id}: a new order 202).
+    const answered = (r: typeof run) =>
+      r.report.checks.flatMap((c: { id: string; exchanges: { direction: string; status: number }[] }) =>
+        c.exchanges.filter((e) => e.direction === 'received').map((e) => [c.id, e.status]),
+      );
+    expect(answered(run)).toEqual([
+      ['dsp.webhooks.new-order', 202],
+      ['dsp.webhooks.delivery-status', 200],
+      ['dsp.webhooks.cancel-order', 200],
+      ['dsp.events.fail', 202], // a new order of its own for each ending
+      ['dsp.events.cancel', 202],
+      ['dsp.webhooks.store-status', 200],
+    ]);
+    expect(answered(eventsRun)).toEqual([
+      ['events.webhooks.assign-driver', 200],
+      ['events.webhooks.delivery-status', 200],
+    ]);
   });
 
   it('refuses an unknown field with 400 naming it, rather than running the defaults', async () => {
@@ -368,7 +386,8 @@ describe('POST /certification/runs', () => {
           'stream-webhook-signature': hmacHex(webhookSecret, body).toUpperCase(),
         },
       });
-      expect(upper.status, upper.text).toBe(200);
+      // Answered as POST /pos/{partner_slug}/webhook answers it: 204, no body.
+      expect([upper.status, upper.text], upper.text).toEqual([204, '']);
       const refused = await call('POST', inbox, {
         body,
         headers: { 'content-type': 'application/json', 'stream-webhook-signature': hmacHex('wrong', body) },

@@ -4,6 +4,7 @@ import { dspOAuth } from '@stream/contracts/apis/become-a-dsp/index';
 import { posOAuth } from '@stream/contracts/apis/become-a-pos/index';
 import { CERTIFICATION_TRIGGER_PATH, type CertificationTrigger } from '@stream/contracts/certification';
 import { Skip, excerpt, type Check, type CheckRun } from './check.ts';
+import { acceptedStatus } from './answer.ts';
 
 /**
  * Checks both merchant sides share: the OAuth flow a POS and a DSP build alike, and "send us this
@@ -203,7 +204,8 @@ export async function askForWebhook(
     method: 'POST',
     url: `${inbox.webhookUrl}${got.path.slice('/webhooks'.length)}`,
     request_body: got.body ?? got.raw.slice(0, 4096),
-    status: got.refused?.status ?? (got.signature === 'valid' ? 200 : 401),
+    // What the inbox answered: production's status for it (`answer.ts`).
+    status: got.refused?.status ?? (got.signature === 'valid' ? acceptedStatus(t.ctx.kind, got.body) : 401),
     duration_ms: 0,
   });
   if (got.refused) {

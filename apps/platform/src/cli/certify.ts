@@ -107,9 +107,14 @@ function reportFile(value: string | undefined, flag: string): string | undefined
   return value;
 }
 
-async function listenInboxOf(secret: string, listen: string | undefined, publicUrl: string | undefined) {
+async function listenInboxOf(
+  kind: CertificationKind,
+  secret: string,
+  listen: string | undefined,
+  publicUrl: string | undefined,
+) {
   try {
-    return await listenInbox({ secret, ...listenOf(listen), ...(publicUrl ? { publicUrl } : {}) });
+    return await listenInbox({ kind, secret, ...listenOf(listen), ...(publicUrl ? { publicUrl } : {}) });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     const why =
@@ -157,7 +162,12 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
   const docsUrl = (process.env.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
   const json = reportFile(flags.json, 'json');
   const junit = reportFile(flags.junit, 'junit');
-  const inbox = await listenInboxOf(flags['webhook-secret']!, flags.listen, publicUrlOf(flags['public-url']));
+  const inbox = await listenInboxOf(
+    kind as CertificationKind,
+    flags['webhook-secret']!,
+    flags.listen,
+    publicUrlOf(flags['public-url']),
+  );
   const say = (line: string) => process.stderr.write(`${line}\n`);
   try {
     say(`Certifying the ${kind} implementation at ${baseUrl}; webhooks to ${inbox.webhookUrl}`);

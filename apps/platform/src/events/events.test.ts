@@ -608,6 +608,46 @@ describe('driver assignment and delivery status in', () => {
     expect(await orderRow(w, id)).toMatchObject({ status: 'completed', delivery_status: 'completed' });
   });
 
+  it('relays a driver phone written with spaces, dashes, dots or parentheses to the POS as E.164; refuses another with 400', async () => {
+    const { id, posId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    const before = posCalls(w, id).length;
+    const sent = (number: string) =>
+      postProvider(a, {
+        type: 'order.assign.driver',
+        object: { order_id: id, location_id: w.locationId, driver: { name: 'Dana Cruz', phone: { number, code: null } } },
+      });
+    for (const number of ['4155550199', '+1 415 555 0199 x7', 'tel:+14155550199']) {
+      const res = await sent(number);
+      const problem = `must be an E.164 phone number such as +14155550123 (+ and the country code; spaces, dashes, dots and parentheses are ignored), not ${JSON.stringify(number)}.`;
+      expect([res.status, res.body]).toEqual([
+        400,
+        {
+          error: {
+            code: 'validation_failed',
+            message: `body.object.driver.phone.number: ${problem}`,
+            request_id: expect.any(String),
+            details: [{ path: 'body.object.driver.phone.number', message: problem }],
+          },
+        },
+      ]);
+    }
+    const res = await sent('+1 (415) 555-0199');
+    expect([res.status, res.body.delivery_status, res.body.driver]).toEqual([
+      200,
+      'driver_assigned',
+      { name: 'Dana Cruz', phone: { number: '+14155550199' } },
+    ]);
+    const [update, ...more] = await waitFor(() => {
+      const calls = posCalls(w, id).slice(before);
+      return calls.length ? calls : undefined;
+    });
+    expect(more).toEqual([]); // the refused ones were not relayed
+    expect(update!.raw).toBe(
+      `{"type":"order.updated","object":{"location_id":"${w.posLocation}","order_id":"${id}","provider_id":"${posId}","status":"in_progress","driver_details":{"source":"${a.partner.slug}","name":"Dana Cruz","phone":{"number":"+14155550199"}}}}`,
+    );
+  }); // prettier-ignore
+
   it('a driver assignment overtaken by a status is recorded, the stage kept (before and after pickup)', async () => {
     const { id } = await acceptedOrder();
     expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200);
@@ -824,7 +864,7 @@ describe('driver assignment and delivery status in', () => {
       w.posPartner.webhook_secret,
       {
         type: 'order.assign.driver',
-        object: { order_id: 'o', location_id: 'l', driver: { name: 'X', phone: { number: '1' } } },
+        object: { order_id: 'o', location_id: 'l', driver: { name: 'X', phone: { number: '+14155550199' } } },
       },
     );
     expect([pos.status, pos.body.error.code]).toEqual([404, 'unknown_partner']);

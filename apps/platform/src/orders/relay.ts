@@ -7,6 +7,7 @@ import type {
 import { type DspWebhook } from '@stream/contracts/apis/become-a-dsp/index';
 import type { PosOrderUpdateStatus } from '@stream/contracts/apis/become-a-pos/index';
 import type { DeliveryStatus, DriverDetails } from '@stream/contracts';
+import { e164Of } from '@stream/contracts/common';
 import { canTransition, ORDER_STATES, type OrderStatus } from '@stream/contracts/states';
 import type { DbOrTx } from '../db/client.ts';
 import { orders, webhookEvents } from '../db/schema/index.ts';
@@ -115,7 +116,7 @@ export async function updateDelivery(
   },
 ): Promise<Order> {
   const deliveryStatus = change.deliveryStatus ?? order.deliveryStatus ?? undefined;
-  const driver = change.driver ?? order.driverDetails ?? undefined;
+  const driver = withE164Phone(change.driver ?? order.driverDetails ?? undefined);
   const [updated] = await tx
     .update(orders)
     .set({
@@ -138,6 +139,19 @@ export async function updateDelivery(
     },
   });
   return updated ?? order;
+}
+
+/**
+ * The driver with its phone as E.164, the only form the POS is sent. The webhooks' schemas take
+ * nothing else (`SentPhoneE164`); a driver recorded before they did, or queued then, has its number
+ * normalised, or its phone left out when it is not E.164 once spaces, dashes, dots and parentheses are out.
+ */
+export function withE164Phone(driver: DriverDetails | undefined): DriverDetails | undefined {
+  if (!driver?.phone) return driver;
+  const number = e164Of(driver.phone.number);
+  if (number === driver.phone.number) return driver;
+  const { phone, ...rest } = driver;
+  return number === undefined ? rest : { ...rest, phone: { ...phone, number } };
 }
 
 /** The `status` of an `order.updated` to the POS: where the delivery puts the order, else where it is. */

@@ -596,6 +596,70 @@ describe('after acceptance', () => {
     });
   });
 
+  it('relays a driver phone written with spaces, dashes, dots or parentheses to the POS as E.164', async () => {
+    const { dspId, id } = await accepted('pos-delivery-phone');
+    const res = await postDsp(w, {
+      type: 'delivery_status_update',
+      location_id: w.store,
+      order_id: dspId,
+      delivery_status: 'enroute_to_pickup',
+      driver_details: {
+        source: 'doordash',
+        name: 'Sam',
+        phone: { number: ' +1 (415) 555.01-99 ', code: '12' },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const update = await waitFor(
+      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'),
+      10_000,
+      'order.updated',
+    );
+    expect(update.raw).toBe(
+      `{"type":"order.updated","object":{"location_id":"${w.posLocation}","order_id":"${id}","provider_id":"pos-delivery-phone","status":"in_progress","delivery_status":"enroute_to_pickup","driver_details":{"source":"doordash","name":"Sam","phone":{"number":"+14155550199","code":"12"}}}}`,
+    );
+  });
+
+  it('refuses a driver phone that is not E.164 with 400 naming the field, and applies nothing', async () => {
+    const { dspId, id } = await accepted('pos-delivery-bad-phone');
+    for (const number of ['415-555-0199', '0044 20 7183 8750', '+1 415 555 0199 ext. 2', '+1-415-CALL-NOW']) {
+      const res = await postDsp(w, {
+        type: 'delivery_status_update',
+        location_id: w.store,
+        order_id: dspId,
+        delivery_status: 'enroute_to_pickup',
+        driver_details: { name: 'Sam', phone: { number } },
+      });
+      const problem = `must be an E.164 phone number such as +14155550123 (+ and the country code; spaces, dashes, dots and parentheses are ignored), not ${JSON.stringify(number)}.`;
+      expect([res.status, res.body]).toEqual([
+        400,
+        {
+          error: {
+            code: 'validation_failed',
+            message: `body.driver_details.phone.number: ${problem}`,
+            request_id: expect.any(String),
+            details: [{ path: 'body.driver_details.phone.number', message: problem }],
+          },
+        },
+      ]);
+    }
+    // Nothing was recorded or relayed: the POS heard of no delivery.
+    expect(posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.updated')).toEqual([]);
+    expect((await orderRow(w, id))!.delivery_status).toBeNull();
+  }); // prettier-ignore
+
+  it('a driver recorded before phones were checked reaches the POS with its phone as E.164, or without it', async () => {
+    for (const [stored, relayed] of [['+1 (415) 555-0199', '+14155550199'], ['415-555-0199', undefined]] as const) {
+      const { dspId, id } = await accepted(`pos-legacy-${relayed ?? 'none'}`);
+      const driver = { name: 'Sam', phone: { number: stored } };
+      await w.platform.app.ctx.db.execute(sql`update orders set driver_details = ${JSON.stringify(driver)}::jsonb where id = ${id}`);
+      const res = await postDsp(w, { type: 'delivery_status_update', location_id: w.store, order_id: dspId, delivery_status: 'enroute_to_pickup' });
+      expect(res.status, res.text).toBe(200);
+      const update = await waitFor(() => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'), 10_000, 'order.updated');
+      expect(JSON.parse(update.raw).object.driver_details).toEqual(relayed ? { name: 'Sam', phone: { number: relayed } } : { name: 'Sam' });
+    }
+  }); // prettier-ignore
+
   it('takes a delivery status with driver_details null, and a store status with end_time null, as absent', async () => {
     const { dspId } = await accepted('pos-delivery-nulls');
     const res = await postDsp(w, {

@@ -21,6 +21,8 @@ export interface Received {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** The body's bytes as they came (UTF-8). */
+  raw: string;
   at: number;
 }
 
@@ -69,7 +71,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
     req.on('end', () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      p.received.push({ path, headers: req.headers, body, at: Date.now() });
+      p.received.push({ path, headers: req.headers, body, raw, at: Date.now() });
       const send = (a: Answer): void => {
         if (a === 'hang') return; // the platform's timeout ends it
         if (a.delayMs) return void setTimeout(() => send({ ...a, delayMs: 0 }), a.delayMs);

@@ -3,7 +3,7 @@ import { epochMs } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import {
   DeliveryStatus,
-  DriverDetails,
+  SentDriverDetails,
   DspFulfillmentType,
   OrderFailureDetails,
   OrderFailureReason,
@@ -18,6 +18,8 @@ import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
  * The business rules of section 5 (phones, currencies, which fees go with which fulfillment type)
  * are checked after the order is stored, by `apps/platform/src/orders/validate.ts`; an order
  * breaking one fails with `order_validation_error`, told to the DSP by `location.order.fail`.
+ * A driver's phone is the schema's (`SentDriverDetails`): normalised to E.164 or refused 400, since
+ * the platform relays it to the POS and a status update has no order to fail.
  */
 
 const money = (description: string) =>
@@ -233,7 +235,7 @@ export const DeliveryStatusUpdateWebhook = z
     location_id: locationId,
     order_id: orderId,
     delivery_status: DeliveryStatus,
-    driver_details: DriverDetails.optional(),
+    driver_details: SentDriverDetails.optional(),
   })
   .meta({ id: 'DeliveryStatusUpdateWebhook', description: "Where the order's delivery is." });
 
@@ -320,7 +322,11 @@ second order: it answers what the first post answered. An order that fails befor
 a rule of the contract broken, the store paused) says so in the answer too. **Cancellations and delivery
 statuses** name the order by your id; one that does not fit the order's state is 409 \`invalid_transition\`,
 and one for an order still on its way to the POS is queued behind it (\`queued: true\`). An optional field
-may be sent as \`null\`: it is taken as absent (a required one then fails as missing).`,
+may be sent as \`null\`: it is taken as absent (a required one then fails as missing). A driver's
+\`driver_details.phone.number\` is E.164 (\`+14155550199\`); spaces, dashes, dots and parentheses in it are taken
+out (\`+1 (415) 555-0199\` is relayed as \`+14155550199\`), and a number that is not E.164 then (no \`+\` and country
+code, letters, an extension) is a 400 naming \`body.driver_details.phone.number\`: the status update is not applied,
+so send it again with the number fixed, or without \`phone\`.`,
   tags: ['Webhooks'],
   tagDescriptions: {
     Webhooks: 'What you send to the platform: orders, cancellations, store and delivery status.',

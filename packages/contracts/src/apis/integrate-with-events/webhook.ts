@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SentPhoneE164 } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { DELIVERY_STATES } from '../../states/delivery.ts';
@@ -19,22 +20,46 @@ const ref = {
     .meta({ description: "The platform's id of the location: the `location_id` of its events." }),
 };
 
+// Optional fields may come as null (many serialisers write them so): null is absent.
+const PHONE_CODE = z.string().max(40).nullish().meta({
+  description: 'The code to dial after `number` when it is a relay (absent or null when none).',
+});
+
+/** The driver as the platform answers it: `phone.number` is E.164. */
 export const ProviderDriver = z
   .object({
     name: z.string().min(1).max(200),
     phone: z.object({
-      number: z.string().min(1).max(40).meta({ description: 'The number to call (E.164).' }),
-      // Optional fields may come as null (many serialisers write them so): null is absent.
-      code: z.string().max(40).nullish().meta({
-        description: 'The code to dial after `number` when it is a relay (absent or null when none).',
-      }),
+      number: z.string().min(1).max(40).meta({ description: 'The number to call, E.164 (`+14155550199`).' }),
+      code: PHONE_CODE,
     }),
   })
   .meta({ id: 'ProviderDriver', description: 'The driver who delivers the order.' });
 export type ProviderDriver = z.infer<typeof ProviderDriver>;
 
+/**
+ * The driver as you send it: `phone.number` E.164, spaces, dashes, dots and parentheses taken out
+ * (the platform stores and relays E.164 only); another number is 400 `validation_failed` naming
+ * `body.object.driver.phone.number`.
+ */
+export const SentProviderDriver = z
+  .object({
+    name: z.string().min(1).max(200),
+    phone: z.object({
+      number: SentPhoneE164.meta({
+        description:
+          'The number to call, E.164: `+`, the country code, the number (`+14155550199`). Spaces, dashes, dots and parentheses are taken out (`+1 (415) 555-0199` is `+14155550199`); a number without `+` and its country code is refused (400).',
+      }),
+      code: PHONE_CODE,
+    }),
+  })
+  .meta({ id: 'SentProviderDriver', description: 'The driver who delivers the order, as you send it.' });
+
 export const AssignDriverWebhook = z
-  .object({ type: z.literal('order.assign.driver'), object: z.object({ ...ref, driver: ProviderDriver }) })
+  .object({
+    type: z.literal('order.assign.driver'),
+    object: z.object({ ...ref, driver: SentProviderDriver }),
+  })
   .meta({
     id: 'AssignDriverWebhook',
     description:
@@ -100,6 +125,10 @@ order's delivery and relays it to the restaurant's POS as \`order.updated\` with
 \`driver_details\`, then answers the delivery as it stands. A delivery \`completed\` completes the order too (the
 marketplace is told it is \`completed\`); after the restaurant completed the order it is still a 200, applied and
 relayed to the POS, and the marketplace is not told a second time.
+
+The driver's \`phone.number\` is E.164 (\`+14155550199\`); spaces, dashes, dots and parentheses in it are taken out
+(\`+1 (415) 555-0199\` is relayed as \`+14155550199\`), and a number that is not E.164 then (no \`+\` and country code,
+letters, an extension) is a 400 naming \`body.object.driver.phone.number\`, and the driver is not assigned.
 
 Name the order and location as its events do (\`reference_id\`, \`location_id\`). An order of a location you are
 not enabled for is 404 \`order_not_found\`, as is an unknown one; an order you were sent an event of stays yours

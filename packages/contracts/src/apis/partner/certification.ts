@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CERTIFICATION_KINDS, CertificationReport, CertificationTrigger } from '../../certification.ts';
 import { defineOperation } from '../../operation.ts';
+import { DspWebhookAnswer } from '../become-a-dsp/orders.ts';
+import { ProviderDeliveryAnswer } from '../integrate-with-events/webhook.ts';
 import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
 
 /**
@@ -173,7 +175,14 @@ certification trigger). Sign them with \`Stream-Webhook-Signature\`, as for the 
 \`application/json\`. Each is kept with its signature verdict, and one the platform would refuse with why, for the
 check that waits for it (its fix says so); it is answered as the platform would: 415 for another Content-Type,
 413 for a body over the platform's body limit (kept as by how many bytes, not its bytes), 400 for a body that is
-empty or not JSON, 401 for a bad signature.`,
+empty or not JSON, 401 for a bad signature, 400 \`validation_failed\` naming the field for a body the platform's
+webhook route of the run's kind does not take. A webhook it takes is answered as that route answers it, status
+and body: a POS's 204 with no body (\`POST /pos/{partner_slug}/webhook\`); a DSP's \`new_order\` 202, its other
+webhooks 200, with the \`DspWebhookAnswer\` of \`POST /order/{partner_id}\` (the order \`received\`, then
+\`accepted\`, or \`dsp_canceled\` once cancelled); an event provider's 200 with the \`ProviderDeliveryAnswer\` of
+\`POST /event-provider/{partner_slug}/webhook\` (the stage sent, the driver last assigned). The inbox holds no
+orders: the ids it answers (\`evt_…\`, and a DSP order's \`ord_…\`, the same for every webhook naming it) are the
+run's own.`,
   tags: ['Certification'],
   // Signed with the webhook secret of the run's partner; the inbox checks it after keeping the webhook.
   security: { kind: 'webhook-signature', checkedBy: 'handler' },
@@ -186,7 +195,29 @@ empty or not JSON, 401 for a bad signature.`,
       object: { status: 'ready_for_pickup', provider_id: 'pos-ord-1', location_id: 'loc-mission' },
     },
   },
-  responses: { 200: { description: 'Kept.', schema: z.object({}), example: {} } },
+  responses: {
+    200: {
+      description:
+        "Kept: an event provider's webhook, or a DSP's other than `new_order`, answered as the platform answers it.",
+      schema: z.union([ProviderDeliveryAnswer, DspWebhookAnswer]),
+      example: {
+        event_id: 'evt_0c2e4a6c8e0a2c4e6a8c0e2a',
+        order_id: 'ord_cert5d7f9b1c3e5a7c9e1b3d',
+        delivery_status: 'driver_assigned',
+        driver: { name: 'Dana Cruz', phone: { number: '+14155550199', code: '1234' } },
+      },
+    },
+    202: {
+      description: "Kept: a DSP's `new_order`, answered as the platform answers it.",
+      schema: DspWebhookAnswer,
+      example: {
+        event_id: 'evt_1a2b3c4d5e6f7a8b9c0d1e2f',
+        order_id: 'ord_7a2c9e1f3b5d4a6c8e0f2b4d',
+        status: 'received',
+      },
+    },
+    204: { description: "Kept: a POS's webhook, answered as the platform answers it (no body)." },
+  },
   errors: [
     'unsupported_media_type',
     'payload_too_large',
