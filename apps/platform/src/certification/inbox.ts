@@ -10,9 +10,9 @@ import {
 import { CodedError } from '@stream/contracts/errors';
 import { parseJsonBody } from '@stream/contracts/server/input';
 import type { CertificationKind } from '@stream/contracts/certification';
-import type { ErrorDetail } from '@stream/contracts/errors';
 import { parseJson } from '../connectors/index.ts';
 import { acceptedAnswer, schemaProblem } from './answer.ts';
+import type { WebhookRefusal } from '../db/schema/certification.ts';
 
 /**
  * Where a certification run takes what the partner sends it: the webhooks it is asked to send
@@ -30,16 +30,6 @@ export interface ReceivedWebhook {
   signature: 'valid' | SignatureProblem;
   /** Why it was refused as the platform refuses it, before its signature (its Content-Type, its JSON). */
   refused?: WebhookRefusal;
-}
-
-/** A webhook the platform would not read: its status and error code, and why, as a clause. */
-export interface WebhookRefusal {
-  status: number;
-  code: 'unsupported_media_type' | 'payload_too_large' | 'invalid_json' | 'validation_failed';
-  reason: string;
-  /** Production's own message and details, when it words them otherwise (a body its schema refuses). */
-  message?: string;
-  details?: ErrorDetail[];
 }
 
 /**

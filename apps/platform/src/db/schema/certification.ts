@@ -2,9 +2,19 @@ import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { CERTIFICATION_KINDS, type CertificationReport } from '@stream/contracts/certification';
 import type { CertificationRun } from '@stream/contracts/apis/partner/certification';
-import type { WebhookRefusal } from '../../certification/inbox.ts';
+import type { ErrorDetail } from '@stream/contracts/errors';
 import { createdAt, id, ref, timestamptz } from './columns.ts';
 import { partners } from './partners.ts';
+
+/** A webhook a run's inbox would not read (as production would not): its status and error code, and why, as a clause. */
+export interface WebhookRefusal {
+  status: number;
+  code: 'unsupported_media_type' | 'payload_too_large' | 'invalid_json' | 'validation_failed';
+  reason: string;
+  /** Production's own message and details, when it words them otherwise (a body its schema refuses). */
+  message?: string;
+  details?: ErrorDetail[];
+}
 
 export const CERTIFICATION_RUN_STATUSES = ['queued', 'running', 'passed', 'failed'] as const;
 
