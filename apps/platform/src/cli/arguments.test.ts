@@ -32,7 +32,12 @@ describe('CLI arguments', () => {
     [create('--base-url', 'not a url'), '--base-url: must be an http:// or https:// URL.'],
     [
       create('--scopes', 'user,root'),
-      '--scopes: "root" is not one of user, onboarding, legacy_onboarding, sso, billing, menu, orders, stores.',
+      '--scopes: "root" is not one of user, onboarding, legacy_onboarding, sso, billing.',
+    ],
+    // Hosted scopes come with a company grant, not with the partner.
+    [
+      create('--scopes', 'user,menu'),
+      '--scopes: "menu" is not one of user, onboarding, legacy_onboarding, sso, billing.',
     ],
     [create('--scopes', ','), '--scopes: must name at least one scope.'],
     [

@@ -19,7 +19,8 @@ export const PARTNERS_USAGE = `Usage:
                         organisations, onboarding, SSO, billing). Default by kind, least
                         privilege: all five for white_label, none for pos, dsp and events
                         (their calls need no scope); name them only for a POS, DSP or event
-                        provider whose partnership includes white-label work
+                        provider whose partnership includes white-label work. The hosted
+                        scopes (menu, orders, stores) come with companies grant
       --oauth-client-*  the client credentials the partner issued to the platform (stored encrypted)
   stream-platform partners list
       Prints every partner as JSON, without its secrets, except the sandbox partners

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PartnerKind, PartnerTokenScope, Scope } from '@stream/contracts/common';
+import { PartnerKind, PartnerTokenScope } from '@stream/contracts/common';
 import { SECRET_KINDS, SLUG, type CreatePartnerInput } from './service.ts';
 
 /**
@@ -14,7 +14,8 @@ export const CreatePartnerRequest = z
       .regex(SLUG, 'must be 2-63 lower-case letters, digits or hyphens, starting with a letter or digit'),
     name: z.string().trim().min(1, 'must not be empty').max(200),
     base_url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-    scopes: z.array(Scope).min(1, 'must name at least one scope').optional(),
+    // The hosted scopes (`menu`, `orders`, `stores`) come with `companies grant`, as in set-scopes.
+    scopes: z.array(PartnerTokenScope).min(1, 'must name at least one scope').optional(),
     oauth_client_id: z.string().min(1).max(500).optional(),
     oauth_client_secret: z.string().min(1).max(2000).optional(),
   })
