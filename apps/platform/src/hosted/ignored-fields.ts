@@ -68,6 +68,8 @@ export function ignoredPaths(
     for (const key in sent) {
       if (!Object.hasOwn(sent, key)) continue;
       const value = sent[key];
+      // A null is "not given" (the body's nulls are dropped before it is checked): nothing was lost.
+      if (value === null) continue;
       if (!Object.hasOwn(kept, key) || (names && !names.has(key))) found.push(`${path}.${key}`);
       else if (value !== null && typeof value === 'object')
         ignoredPaths(value, kept[key], `${path}.${key}`, loose, found);

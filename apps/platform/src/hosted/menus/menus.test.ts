@@ -28,6 +28,23 @@ describe('Menu API', () => {
     });
   });
 
+  it('takes an optional field of a new menu sent as null as absent', async () => {
+    const [group, ...groups] = DEMO_MENU.groups;
+    const [item, ...items] = group!.items;
+    const nulled = { ...item, stockItemId: null, priceInfo: { ...item!.priceInfo, halfPrice: null } };
+    const sent = menu({
+      displayName: 'Nulls',
+      serviceTypes: ['Menufy'],
+      deliveryOptions: null,
+      availableDiscounts: null,
+      groups: [{ ...group, description: null, items: [nulled, ...items] }, ...groups],
+    });
+    const res = await create(sent, 1002); // the demo company's other store: this file's listings stay as they are
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.messagesDetails).toEqual([]);
+    expect(res.body.data.groups[0].items[0].priceInfo).not.toHaveProperty('halfPrice');
+  });
+
   it('creates a menu (201), refuses the same name again (409 menu_exists), lists by service type', async () => {
     const res = await create(menu({ displayName: 'Catering', serviceTypes: ['DoorDash'] }));
     expect(res.status).toBe(201);

@@ -129,6 +129,32 @@ describe('POST /PriceOrder', () => {
     expect((await post('/PriceOrder', order())).body.messagesDetails).toEqual([]);
   }); // prettier-ignore
 
+  it('takes an optional field sent as null as absent (as serialisers write it), and names a required one as missing', async () => {
+    const nulls = {
+      menuName: null, sourceReferenceId: null, preperationNote: null, deliveryNote: null, customer: null,
+      discounts: null, orderSource: null, extendedProperties: null,
+      items: [{ id: 'soda', qty: 2, price: 0, noteText: null, menuGroupId: null, leftHalfItemId: null, rightHalfItemId: null, orderModifiers: null, discounts: null }],
+    };
+    const plain = { ...Object.fromEntries(Object.entries({ ...order(), ...nulls }).filter(([, v]) => v !== null)), items: [{ id: 'soda', qty: 2, price: 0 }] };
+    const body = (data: unknown) => ({ serviceType: 'DoorDash', body: { applyDefaultModifiers: null, data } });
+    const priced = await suite.world.hosted('POST', '/PriceOrder', body({ ...order(), ...nulls }));
+    expect(priced.status, priced.text).toBe(200);
+    expect(priced.body.messagesDetails).toEqual([]); // a null is not "a field it does not know"
+    expect(priced.body.data).toEqual((await post('/PriceOrder', plain)).body.data);
+    const customer = { firstName: 'Ana', lastName: null, phoneNumber: null, email: null, addressType: null };
+    const placed = await suite.world.hosted('POST', '/Orders', body({ ...order(), ...nulls, customer, creditCardPayments: null }));
+    expect(placed.status, placed.text).toBe(201);
+    expect(placed.body.data.customer).toEqual({ firstName: 'Ana' });
+    // An order read back (its sourceReferenceId, rejectReason... null) can be placed again as it is.
+    const read = await suite.world.hosted('GET', `/Orders/${placed.body.data.id}`);
+    const again = await post('/Orders', read.body.data);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.data.total).toBe(read.body.data.total);
+    const missing = await post('/PriceOrder', order({ orderType: null }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.messagesDetails[1]).toMatchObject({ id: 'body.data.orderType', message: expect.stringContaining('required') });
+  }); // prettier-ignore
+
   it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
     const grant = await requestAccessToken(suite.platform.url, suite.world.partner, { scopes: ['orders'] });
     const priceAs = () =>

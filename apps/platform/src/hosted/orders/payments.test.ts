@@ -160,6 +160,19 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     expect(codeOf(await o.pay(card('4242', 'FULL_CAPTURE', 0, 500)))).toBe('card_already_applied');
   }); // prettier-ignore
 
+  it("takes a gateway's optional fields sent as null (approvalCode, tip, names...) as absent", async () => {
+    const o = await newOrder();
+    const sent = card('1881', 'SALE', 500);
+    const res = await o.pay({
+      ...sent,
+      transaction: { ...sent.transaction, tip: null, approvalCode: null, avsResponseCode: null, orderId: null, transactionDateTime: null },
+      firstName: null,
+      lastName: null,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ paymentTotal: 500, tipTotal: 0 });
+  }); // prettier-ignore
+
   it('records a zero-amount success (a card check) without using up the card', async () => {
     const o = await newOrder();
     const check = await o.pay(card('4242', 'AUTHORIZATION', 0));

@@ -138,6 +138,7 @@ broken, is 422 \`order_invalid\` with one entry per problem. Name the channel in
   request: {
     headers: StoreAndServiceHeaders,
     body: z.object({ applyDefaultModifiers, data: OrderInput }),
+    nullIsAbsent: true,
     example: { applyDefaultModifiers: false, data: EXAMPLE_ORDER },
   },
   responses: {
@@ -186,6 +187,7 @@ rejected order included) and places nothing. ${STORE}`,
   request: {
     headers: StoreAndServiceHeaders.extend(IdempotencyHeaders.shape),
     body: z.object({ applyDefaultModifiers, data: CreateOrderData }),
+    nullIsAbsent: true,
     example: { applyDefaultModifiers: false, data: EXAMPLE_ORDER },
   },
   responses: {
@@ -388,6 +390,7 @@ ${STORE}`,
     headers: StoreHeaders.extend(IdempotencyHeaders.shape),
     params: orderId,
     body: z.object({ data: CreditCardPayment }),
+    nullIsAbsent: true,
     example: {
       data: {
         transaction: {

@@ -665,6 +665,7 @@ const emailRequest = {
   params: storeParams,
   headers: IdempotencyHeaders,
   body: z.strictObject({ data: z.array(EmailMessage).min(1).max(20) }),
+  nullIsAbsent: true,
   bodyLimit: EMAIL_BODY_LIMIT,
   example: { data: [emailExample] },
 };
