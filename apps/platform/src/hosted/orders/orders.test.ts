@@ -319,6 +319,11 @@ describe('POST /Orders and what follows', () => {
     expect(await ids('businessDateFrom=2026-12-01&sourceReferenceId=list-a')).toEqual([a.body.data.id]);
     expect(await ids('businessDateFrom=2026-12-01&customerId=cust-9')).toEqual([a.body.data.id]);
     expect(await ids('businessDateFrom=2026-12-01&phoneNumber=%2B12125550999')).toEqual([a.body.data.id]);
+    // One bound alone is that one business date.
+    for (const q of ['businessDateFrom=2026-12-03', 'businessDateTo=2026-12-03']) {
+      const day = await ids(q);
+      expect([q, day.includes(b.body.data.id), day.includes(a.body.data.id), day.includes(c.body.data.id)]).toEqual([q, true, false, false]);
+    }
     const noStages = (await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-04')).body.data[0];
     expect(noStages.stages).toBeUndefined();
     const withStages = (await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-04&includeStageTimes=true')).body.data[0];
