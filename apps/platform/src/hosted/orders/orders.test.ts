@@ -116,7 +116,6 @@ describe('POST /PriceOrder', () => {
     });
     const expected = [
       ['body.data.items[0].note', 'note is not a field of an order; it was ignored. Did you mean noteText?'],
-      ['body.data.customer.postalCode', 'postalCode is not a field of an order; it was ignored. Did you mean postalcode?'],
       ['body.data.preparationNote', 'preparationNote is not a field of an order; it was ignored. Did you mean preperationNote?'],
     ];
     const warnings = (res: { body: { messagesDetails: { id: string; message: string; messageType: string }[] } }) =>
@@ -127,6 +126,8 @@ describe('POST /PriceOrder', () => {
     const placed = await post('/Orders', sent);
     expect(placed.status, placed.text).toBe(201);
     expect(warnings(placed)).toEqual(expected.map((w) => [...w, 'WARNING']).sort());
+    // postalCode is the spec's postalcode in another case: read as it, not lost (field names are read in any case).
+    expect(placed.body.data.customer).toMatchObject({ firstName: 'Ana', postalcode: '10001' });
     expect((await post('/PriceOrder', order())).body.messagesDetails).toEqual([]);
   }); // prettier-ignore
 
@@ -154,6 +155,23 @@ describe('POST /PriceOrder', () => {
     const missing = await post('/PriceOrder', order({ orderType: null }));
     expect(missing.status).toBe(400);
     expect(missing.body.messagesDetails[1]).toMatchObject({ id: 'body.data.orderType', message: expect.stringContaining('required') });
+  }); // prettier-ignore
+
+  it('reads field names in any case, as ASP.NET binds them (Data, OrderType, NoteText); a record keeps its keys as sent', async () => {
+    const pascal = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(pascal) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k[0]!.toUpperCase() + k.slice(1), pascal(x)])) : v;
+    const sent = order({ extendedProperties: { tableNumber: '12' }, items: [{ id: 'margherita-lg', qty: 2, price: 0, noteText: 'well done', orderModifiers: [{ id: 'thin', quantity: 1 }] }] });
+    const camel = await post('/PriceOrder', sent);
+    expect(camel.status, camel.text).toBe(200);
+    const res = await suite.world.hosted('POST', '/PriceOrder', { serviceType: 'DoorDash', body: { Data: { ...(pascal(sent) as object), ExtendedProperties: { tableNumber: '12' } } } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.messagesDetails).toEqual(camel.body.messagesDetails);
+    expect(res.body.data).toEqual(camel.body.data);
+    expect(res.body.data.items[0]).toMatchObject({ noteText: 'well done', orderModifiers: [{ id: 'thin', quantity: 1 }] });
+    // The contract's spelling wins over another case of it, which is ignored with its WARNING.
+    const both = await post('/PriceOrder', { ...order(), DeliveryNote: 'ring twice', deliveryNote: 'knock' });
+    expect([both.status, both.body.data?.deliveryNote]).toEqual([200, 'knock']);
+    expect(both.body.messagesDetails).toEqual([{ id: 'body.data.DeliveryNote', message: 'DeliveryNote is not a field of an order; it was ignored.', messageType: 'WARNING' }]);
   }); // prettier-ignore
 
   it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
