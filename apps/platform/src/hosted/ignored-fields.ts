@@ -36,6 +36,7 @@ interface ZodDef {
   in?: ZodLike;
   valueType?: ZodLike;
   getter?: () => ZodLike;
+  entries?: Record<string, unknown>;
 }
 interface ZodLike {
   _zod?: { def: ZodDef };
@@ -71,14 +72,33 @@ function namesOf(def: ZodDef, shape: Record<string, ZodLike>): Map<string, strin
   return names;
 }
 
+/** An enum's values by their lower case (none where two differ only in case). */
+const valuesByDef = new WeakMap<ZodDef, Map<string, string>>();
+function valuesOf(def: ZodDef): Map<string, string> {
+  let values = valuesByDef.get(def);
+  if (!values) {
+    const strings = Object.values(def.entries ?? {}).filter((v): v is string => typeof v === 'string');
+    values = new Map(strings.map((v) => [v.toLowerCase(), v]));
+    if (values.size !== strings.length) values = new Map();
+    valuesByDef.set(def, values);
+  }
+  return values;
+}
+
 /**
  * `value` with each field named in another case than the contract's (`OrderType`, `NoteText`,
  * `Data`) renamed to the contract's spelling, at every level the schema describes, as the ASP.NET
  * platform these APIs reproduce binds JSON names in any case. A field also sent in the contract's
  * spelling keeps that one (the other is ignored, with its WARNING); a record's keys (`extendedProperties`)
- * are data and stay as sent. The same value back when nothing is renamed: copied only where it changes.
+ * are data and stay as sent. A value of a closed list (an enum: `sale` for `SALE`, `left` for `Left`,
+ * `doordash` for `DoorDash`) is read in any case too, as ASP.NET's enum converter reads it. The same
+ * value back when nothing is renamed: copied only where it changes.
  */
 export function asContract(value: unknown, schema: ZodLike | undefined, depth = 0): unknown {
+  if (typeof value === 'string') {
+    const def = unwrapped(schema);
+    return def?.type === 'enum' ? (valuesOf(def).get(value.toLowerCase()) ?? value) : value;
+  }
   if (value === null || typeof value !== 'object' || depth > 64) return value;
   const def = unwrapped(schema);
   if (!def) return value;

@@ -46,11 +46,11 @@ describe('Menu API', () => {
   });
 
   it('reads the field names of a new menu in any case (DisplayName, PriceInfo), as ASP.NET binds them', async () => {
-    const sent = { DisplayName: 'Cased', ServiceTypes: ['UberEats'], TaxTypes: [{ ID: 'food', displayName: 'Tax', TaxRateInfo: { TAXRATE: 8 } }], Groups: [{ Id: 'g', DisplayName: 'G', Items: [{ id: 'i', displayName: 'I', TaxType: 'food', PriceInfo: { Price: 500 } }] }] };
+    const sent = { DisplayName: 'Cased', ServiceTypes: ['ubereats'], TaxTypes: [{ ID: 'food', displayName: 'Tax', TaxRateInfo: { TAXRATE: 8 } }], Groups: [{ Id: 'g', DisplayName: 'G', Items: [{ id: 'i', displayName: 'I', TaxType: 'food', PriceInfo: { Price: 500 } }] }] };
     const res = await suite.world.hosted('POST', '/Menus', { store: 1002, body: { DATA: sent } });
     expect(res.status, res.text).toBe(201);
     expect(res.body.messagesDetails).toEqual([]);
-    expect(res.body.data).toMatchObject({ displayName: 'Cased', taxTypes: [{ id: 'food', taxRateInfo: { taxRate: 8 } }], groups: [{ id: 'g', items: [{ taxType: 'food', priceInfo: { price: 500 } }] }] });
+    expect(res.body.data).toMatchObject({ displayName: 'Cased', serviceTypes: ['UberEats'], taxTypes: [{ id: 'food', taxRateInfo: { taxRate: 8 } }], groups: [{ id: 'g', items: [{ taxType: 'food', priceInfo: { price: 500 } }] }] });
   }); // prettier-ignore
 
   it('creates a menu (201), refuses the same name again (409 menu_exists), lists by service type', async () => {

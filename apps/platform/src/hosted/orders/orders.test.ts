@@ -168,6 +168,9 @@ describe('POST /PriceOrder', () => {
     expect(res.body.messagesDetails).toEqual(camel.body.messagesDetails);
     expect(res.body.data).toEqual(camel.body.data);
     expect(res.body.data.items[0]).toMatchObject({ noteText: 'well done', orderModifiers: [{ id: 'thin', quantity: 1 }] });
+    // A value of a closed list in any case too, as ASP.NET's enum converter reads it.
+    const values = await post('/PriceOrder', order({ orderSource: 'DoorDash', customer: { firstName: 'Ana', addressType: 'Apartment' }, items: [{ id: 'margherita-lg', qty: 1, price: 0, orderModifiers: [{ id: 'thin', quantity: 1 }, { id: 'pepperoni', quantity: 1, selectedHalf: 'WHOLE' }] }] }));
+    expect([values.status, values.body.data?.orderSource, values.body.data?.customer?.addressType, values.body.data?.items[0].orderModifiers[1].selectedHalf]).toEqual([200, 'doordash', 'apartment', 'Whole']);
     // The contract's spelling wins over another case of it, which is ignored with its WARNING.
     const both = await post('/PriceOrder', { ...order(), DeliveryNote: 'ring twice', deliveryNote: 'knock' });
     expect([both.status, both.body.data?.deliveryNote]).toEqual([200, 'knock']);

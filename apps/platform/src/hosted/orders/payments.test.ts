@@ -173,6 +173,14 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     expect(res.body.data).toMatchObject({ paymentTotal: 500, tipTotal: 0 });
   }); // prettier-ignore
 
+  it('reads the transaction type and status in any case (Sale, success), as ASP.NET reads an enum', async () => {
+    const o = await newOrder();
+    const res = await o.pay(card('1882', 'Sale', 500, 0, 'success'));
+    expect([res.status, res.body.data?.paymentTotal]).toEqual([200, 500]);
+    const rows = await o.rows();
+    expect(rows.map((r) => [r.type, r.status])).toEqual([['SALE', 'SUCCESS']]);
+  });
+
   it('records a zero-amount success (a card check) without using up the card', async () => {
     const o = await newOrder();
     const check = await o.pay(card('4242', 'AUTHORIZATION', 0));
