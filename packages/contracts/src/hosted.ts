@@ -159,15 +159,19 @@ const YEAR_2100 = Date.UTC(2100, 0, 1);
  * When an order is due: a date-time with its offset, from 2000 to 2099 (UTC). Outside it a store's
  * business date has no YYYY-MM-DD (year 0) or means nothing to a restaurant.
  */
-export const DueTime = z.iso
-  .datetime({
-    offset: true,
-    message: 'must be a date-time with its offset, such as 2026-12-01T18:30:00-05:00',
-  })
-  .refine((v) => {
+const dueTime = (message: string) =>
+  z.iso.datetime({ offset: true, message }).refine((v) => {
     const t = Date.parse(v);
     return t >= YEAR_2000 && t < YEAR_2100;
   }, 'must be a date-time from 2000 to 2099, such as 2026-12-01T18:30:00-05:00');
+export const DueTime = dueTime('must be a date-time with its offset, such as 2026-12-01T18:30:00-05:00');
+/**
+ * `DueTime` in a query string, where a `+` offset sent as it is arrives as a space
+ * (`18:30:00 05:00`): the refusal says to write it `%2B`.
+ */
+export const DueTimeParam = dueTime(
+  'must be a date-time with its offset, such as 2026-12-01T18:30:00-05:00; in a URL write a + offset as %2B (2026-12-01T18:30:00%2B01:00): a + alone reads as a space',
+);
 
 /** A hosted answer: the data, a sentence, and any warnings or notes about it. */
 export function hostedAnswer<T extends z.ZodType>(data: T) {

@@ -30,6 +30,10 @@ describe('Zod issues as sentences saying what to send', () => {
     ['a union of types', z.union([z.string(), z.array(z.string())]), 4, 'must be a string or an array, not a number.'],
     ['a union of shapes', z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]), { c: 1 }, 'matches none of the forms this field takes (see the reference).'],
     ['a pattern', z.string().regex(/^[a-z]+$/), 'A1', 'must match the pattern /^[a-z]+$/.'],
+    ['a date-time with an offset', z.iso.datetime({ offset: true }), '2026-12-01 18:31', 'must be a date-time with its offset (or Z), such as 2026-12-01T18:30:00-05:00.'],
+    ['a UTC date-time', z.iso.datetime(), '2026-12-01T18:31:00+01:00', 'must be a date-time in UTC, ending in Z, such as 2026-12-01T23:30:00Z.'],
+    ['a date', z.iso.date(), '12/01/2026', 'must be a date as YYYY-MM-DD, such as 2026-12-01.'],
+    ['a time', z.iso.time(), '6pm', 'must be a time as HH:mm or HH:mm:ss, such as 18:30.'],
   ])('%s', (_, schema, input, sentence) => {
     expect(messageOf(schema, input)).toBe(sentence);
   }); // prettier-ignore

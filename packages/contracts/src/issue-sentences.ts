@@ -30,6 +30,13 @@ export function issueSentence(issue: z.core.$ZodRawIssue): string | undefined {
     case 'invalid_format':
       if (issue.format === 'email') return 'must be an e-mail address, such as ada@example.com.';
       if (issue.format === 'url') return 'must be an absolute URL, such as https://example.com/path.';
+      // ISO dates and times: the form to send, with an example (Zod says "Invalid ISO datetime").
+      if (issue.format === 'datetime')
+        return /\[\+-\]/.test(String('pattern' in issue ? issue.pattern : ''))
+          ? 'must be a date-time with its offset (or Z), such as 2026-12-01T18:30:00-05:00.'
+          : 'must be a date-time in UTC, ending in Z, such as 2026-12-01T23:30:00Z.';
+      if (issue.format === 'date') return 'must be a date as YYYY-MM-DD, such as 2026-12-01.';
+      if (issue.format === 'time') return 'must be a time as HH:mm or HH:mm:ss, such as 18:30.';
       if (issue.format === 'regex' && 'pattern' in issue)
         return `must match the pattern ${String(issue.pattern)}.`;
       return undefined;

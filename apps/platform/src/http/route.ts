@@ -99,11 +99,29 @@ function withinPrefix(prefix: string, op: Operation): string {
   );
 }
 
-/** `value` without the object keys whose value is null, at any depth (a null in an array stays). */
+/**
+ * `value` without the object keys whose value is null, at any depth (a null in an array stays).
+ * The same value back when it holds no null (most bodies): a body is copied only where it changes.
+ */
 export function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
   if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = withoutNulls(v);
-  return out;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = withoutNulls(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const was = (value as Record<string, unknown>)[key];
+    const v = was === null ? undefined : withoutNulls(was);
+    if (v === was) continue;
+    out ??= { ...value };
+    if (v === undefined) delete out[key];
+    else out[key] = v;
+  }
+  return out ?? value;
 }

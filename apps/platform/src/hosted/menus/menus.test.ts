@@ -28,6 +28,31 @@ describe('Menu API', () => {
     });
   });
 
+  it('takes an optional field of a new menu sent as null as absent', async () => {
+    const [group, ...groups] = DEMO_MENU.groups;
+    const [item, ...items] = group!.items;
+    const nulled = { ...item, stockItemId: null, priceInfo: { ...item!.priceInfo, halfPrice: null } };
+    const sent = menu({
+      displayName: 'Nulls',
+      serviceTypes: ['Menufy'],
+      deliveryOptions: null,
+      availableDiscounts: null,
+      groups: [{ ...group, description: null, items: [nulled, ...items] }, ...groups],
+    });
+    const res = await create(sent, 1002); // the demo company's other store: this file's listings stay as they are
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.messagesDetails).toEqual([]);
+    expect(res.body.data.groups[0].items[0].priceInfo).not.toHaveProperty('halfPrice');
+  });
+
+  it('reads the field names of a new menu in any case (DisplayName, PriceInfo), as ASP.NET binds them', async () => {
+    const sent = { DisplayName: 'Cased', ServiceTypes: ['ubereats'], TaxTypes: [{ ID: 'food', displayName: 'Tax', TaxRateInfo: { TAXRATE: 8 } }], Groups: [{ Id: 'g', DisplayName: 'G', Items: [{ id: 'i', displayName: 'I', TaxType: 'food', PriceInfo: { Price: 500 } }] }] };
+    const res = await suite.world.hosted('POST', '/Menus', { store: 1002, body: { DATA: sent } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.messagesDetails).toEqual([]);
+    expect(res.body.data).toMatchObject({ displayName: 'Cased', serviceTypes: ['UberEats'], taxTypes: [{ id: 'food', taxRateInfo: { taxRate: 8 } }], groups: [{ id: 'g', items: [{ taxType: 'food', priceInfo: { price: 500 } }] }] });
+  }); // prettier-ignore
+
   it('creates a menu (201), refuses the same name again (409 menu_exists), lists by service type', async () => {
     const res = await create(menu({ displayName: 'Catering', serviceTypes: ['DoorDash'] }));
     expect(res.status).toBe(201);
@@ -53,7 +78,8 @@ describe('Menu API', () => {
   });
 
   it('creates a menu without the fields it does not know, naming each in a WARNING', async () => {
-    const modifier = { id: 'ham', displayName: 'Ham', modifierPriceInfo: { price: 150 } };
+    // modifierPriceInfo is the spec's modifierpriceInfo in another case: read as it (field names are read in any case).
+    const modifier = { id: 'ham', displayName: 'Ham', modifierPriceInfo: { price: 150 }, descripton: 'typo' };
     const data = {
       id: 7, // a menu read with GET and sent back: the platform gives ids
       displayName: 'Typos',
@@ -64,9 +90,9 @@ describe('Menu API', () => {
     expect(res.status, res.text).toBe(201);
     expect(res.body.messagesDetails).toEqual([
       { id: 'body.data.id', message: 'id is not a field of a menu; it was ignored.', messageType: 'WARNING' },
-      { id: 'body.data.groups[0].items[0].modifiers[0].modifiers[0].modifierPriceInfo', message: 'modifierPriceInfo is not a field of a menu; it was ignored. Did you mean modifierpriceInfo?', messageType: 'WARNING' },
+      { id: 'body.data.groups[0].items[0].modifiers[0].modifiers[0].descripton', message: 'descripton is not a field of a menu; it was ignored.', messageType: 'WARNING' },
     ]);
-    expect(res.body.data.groups[0].items[0].modifiers[0].modifiers[0].modifierpriceInfo).toBeUndefined();
+    expect(res.body.data.groups[0].items[0].modifiers[0].modifiers[0].modifierpriceInfo).toEqual({ price: 150 });
     expect((await create(menu({ displayName: 'Clean', serviceTypes: ['GoogleOrdering'] }))).body.messagesDetails).toEqual([]);
   }); // prettier-ignore
 

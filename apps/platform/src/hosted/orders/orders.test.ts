@@ -98,6 +98,7 @@ describe('POST /PriceOrder', () => {
   it.each([
     ['notes of 200, a reference of 25', { sourceReferenceId: 'r'.repeat(25), preperationNote: 'p'.repeat(200), deliveryNote: 'd'.repeat(200) }],
     ['customer at every limit', { customer: { firstName: 'A'.repeat(25), lastName: "O'Neil-Smith", phoneNumber: '+1 (212) 555-0123', email: `${'a'.repeat(68)}@example.com`, streetnumber: '1'.repeat(10), street: 's'.repeat(40), additionalAddressInfo: 'a'.repeat(25), city: 'c'.repeat(25), state: 'NY', postalcode: '1'.repeat(10), locationName: 'l'.repeat(25), zoneName: 'z'.repeat(25), addressType: 'apartment' } }],
+    ['a name with the apostrophe a phone types (’, U+2019)', { customer: { firstName: 'Ana', lastName: 'O’Brien' } }],
     ['modifier quantity 0', { items: [{ id: 'garlic-knots', qty: 1, price: 0, orderModifiers: [{ id: 'ranch', quantity: 0 }] }] }],
     ['an item id of 25 characters (not on the menu: priced as unknown, not refused as too long)', { items: [{ id: 'x'.repeat(25), qty: 1, price: 0 }] }],
   ])('takes %s', async (_what, over) => {
@@ -115,7 +116,6 @@ describe('POST /PriceOrder', () => {
     });
     const expected = [
       ['body.data.items[0].note', 'note is not a field of an order; it was ignored. Did you mean noteText?'],
-      ['body.data.customer.postalCode', 'postalCode is not a field of an order; it was ignored. Did you mean postalcode?'],
       ['body.data.preparationNote', 'preparationNote is not a field of an order; it was ignored. Did you mean preperationNote?'],
     ];
     const warnings = (res: { body: { messagesDetails: { id: string; message: string; messageType: string }[] } }) =>
@@ -126,7 +126,55 @@ describe('POST /PriceOrder', () => {
     const placed = await post('/Orders', sent);
     expect(placed.status, placed.text).toBe(201);
     expect(warnings(placed)).toEqual(expected.map((w) => [...w, 'WARNING']).sort());
+    // postalCode is the spec's postalcode in another case: read as it, not lost (field names are read in any case).
+    expect(placed.body.data.customer).toMatchObject({ firstName: 'Ana', postalcode: '10001' });
     expect((await post('/PriceOrder', order())).body.messagesDetails).toEqual([]);
+  }); // prettier-ignore
+
+  it('takes an optional field sent as null as absent (as serialisers write it), and names a required one as missing', async () => {
+    const nulls = {
+      menuName: null, sourceReferenceId: null, preperationNote: null, deliveryNote: null, customer: null,
+      discounts: null, orderSource: null, extendedProperties: null,
+      items: [{ id: 'soda', qty: 2, price: 0, noteText: null, menuGroupId: null, leftHalfItemId: null, rightHalfItemId: null, orderModifiers: null, discounts: null }],
+    };
+    const plain = { ...Object.fromEntries(Object.entries({ ...order(), ...nulls }).filter(([, v]) => v !== null)), items: [{ id: 'soda', qty: 2, price: 0 }] };
+    const body = (data: unknown) => ({ serviceType: 'DoorDash', body: { applyDefaultModifiers: null, data } });
+    const priced = await suite.world.hosted('POST', '/PriceOrder', body({ ...order(), ...nulls }));
+    expect(priced.status, priced.text).toBe(200);
+    expect(priced.body.messagesDetails).toEqual([]); // a null is not "a field it does not know"
+    expect(priced.body.data).toEqual((await post('/PriceOrder', plain)).body.data);
+    const customer = { firstName: 'Ana', lastName: null, phoneNumber: null, email: null, addressType: null };
+    const placed = await suite.world.hosted('POST', '/Orders', body({ ...order(), ...nulls, customer, creditCardPayments: null }));
+    expect(placed.status, placed.text).toBe(201);
+    expect(placed.body.data.customer).toEqual({ firstName: 'Ana' });
+    // An order read back (its sourceReferenceId, rejectReason... null) can be placed again as it is.
+    const read = await suite.world.hosted('GET', `/Orders/${placed.body.data.id}`);
+    const again = await post('/Orders', read.body.data);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.data.total).toBe(read.body.data.total);
+    const missing = await post('/PriceOrder', order({ orderType: null }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.messagesDetails[1]).toMatchObject({ id: 'body.data.orderType', message: expect.stringContaining('required') });
+  }); // prettier-ignore
+
+  it('reads field names in any case, as ASP.NET binds them (Data, OrderType, NoteText); a record keeps its keys as sent', async () => {
+    const pascal = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(pascal) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k[0]!.toUpperCase() + k.slice(1), pascal(x)])) : v;
+    const sent = order({ extendedProperties: { tableNumber: '12' }, items: [{ id: 'margherita-lg', qty: 2, price: 0, noteText: 'well done', orderModifiers: [{ id: 'thin', quantity: 1 }] }] });
+    const camel = await post('/PriceOrder', sent);
+    expect(camel.status, camel.text).toBe(200);
+    const res = await suite.world.hosted('POST', '/PriceOrder', { serviceType: 'DoorDash', body: { Data: { ...(pascal(sent) as object), ExtendedProperties: { tableNumber: '12' } } } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.messagesDetails).toEqual(camel.body.messagesDetails);
+    expect(res.body.data).toEqual(camel.body.data);
+    expect(res.body.data.items[0]).toMatchObject({ noteText: 'well done', orderModifiers: [{ id: 'thin', quantity: 1 }] });
+    // A value of a closed list in any case too, as ASP.NET's enum converter reads it.
+    const values = await post('/PriceOrder', order({ orderSource: 'DoorDash', customer: { firstName: 'Ana', addressType: 'Apartment' }, items: [{ id: 'margherita-lg', qty: 1, price: 0, orderModifiers: [{ id: 'thin', quantity: 1 }, { id: 'pepperoni', quantity: 1, selectedHalf: 'WHOLE' }] }] }));
+    expect([values.status, values.body.data?.orderSource, values.body.data?.customer?.addressType, values.body.data?.items[0].orderModifiers[1].selectedHalf]).toEqual([200, 'doordash', 'apartment', 'Whole']);
+    // The contract's spelling wins over another case of it, which is ignored with its WARNING.
+    const both = await post('/PriceOrder', { ...order(), DeliveryNote: 'ring twice', deliveryNote: 'knock' });
+    expect([both.status, both.body.data?.deliveryNote]).toEqual([200, 'knock']);
+    expect(both.body.messagesDetails).toEqual([{ id: 'body.data.DeliveryNote', message: 'DeliveryNote is not a field of an order; it was ignored.', messageType: 'WARNING' }]);
   }); // prettier-ignore
 
   it('checks the token is not revoked in its one query: a revoked token is 401', async () => {
@@ -292,6 +340,11 @@ describe('POST /Orders and what follows', () => {
     expect(await ids('businessDateFrom=2026-12-01&sourceReferenceId=list-a')).toEqual([a.body.data.id]);
     expect(await ids('businessDateFrom=2026-12-01&customerId=cust-9')).toEqual([a.body.data.id]);
     expect(await ids('businessDateFrom=2026-12-01&phoneNumber=%2B12125550999')).toEqual([a.body.data.id]);
+    // One bound alone is that one business date.
+    for (const q of ['businessDateFrom=2026-12-03', 'businessDateTo=2026-12-03']) {
+      const day = await ids(q);
+      expect([q, day.includes(b.body.data.id), day.includes(a.body.data.id), day.includes(c.body.data.id)]).toEqual([q, true, false, false]);
+    }
     const noStages = (await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-04')).body.data[0];
     expect(noStages.stages).toBeUndefined();
     const withStages = (await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-04&includeStageTimes=true')).body.data[0];

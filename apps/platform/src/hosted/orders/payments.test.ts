@@ -160,6 +160,27 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     expect(codeOf(await o.pay(card('4242', 'FULL_CAPTURE', 0, 500)))).toBe('card_already_applied');
   }); // prettier-ignore
 
+  it("takes a gateway's optional fields sent as null (approvalCode, tip, names...) as absent", async () => {
+    const o = await newOrder();
+    const sent = card('1881', 'SALE', 500);
+    const res = await o.pay({
+      ...sent,
+      transaction: { ...sent.transaction, tip: null, approvalCode: null, avsResponseCode: null, orderId: null, transactionDateTime: null },
+      firstName: null,
+      lastName: null,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ paymentTotal: 500, tipTotal: 0 });
+  }); // prettier-ignore
+
+  it('reads the transaction type and status in any case (Sale, success), as ASP.NET reads an enum', async () => {
+    const o = await newOrder();
+    const res = await o.pay(card('1882', 'Sale', 500, 0, 'success'));
+    expect([res.status, res.body.data?.paymentTotal]).toEqual([200, 500]);
+    const rows = await o.rows();
+    expect(rows.map((r) => [r.type, r.status])).toEqual([['SALE', 'SUCCESS']]);
+  });
+
   it('records a zero-amount success (a card check) without using up the card', async () => {
     const o = await newOrder();
     const check = await o.pay(card('4242', 'AUTHORIZATION', 0));

@@ -108,6 +108,13 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
     expect(extra.status).toBe(400);
   }); // prettier-ignore
 
+  it('takes an optional field sent as null (no cc, no attachments, no tags) as absent, and still refuses a required one', async () => {
+    const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [{ ...message('nulls'), ccEmails: null, bccEmails: null, attachments: null, tags: null, toEmails: [{ email: 'ana@example.com', name: null }] }] } });
+    expect(res.status, res.text).toBe(202);
+    const noRecipients = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [{ ...message('x'), toEmails: null }] } });
+    expect([noRecipients.status, noRecipients.body.messagesDetails[1].id]).toEqual([400, 'body.data.0.toEmails']);
+  }); // prettier-ignore
+
   it('takes a message of more than 1 MiB (the server-wide limit), up to 10 MiB a request', async () => {
     const big = { ...message('Big receipt'), attachments: [{ content: Buffer.alloc(520_000, 7).toString('base64'), type: 'application/pdf', filename: 'menu.pdf' }], contents: [{ contentType: 'text/html', value: 'x'.repeat(400_000) }] };
     const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [big] } });

@@ -229,6 +229,9 @@ describe('zones, credentials and order types', () => {
       const res = await world.hosted('PATCH', path, { body: { data } });
       expect([JSON.stringify(data), res.status]).toEqual([JSON.stringify(data), 400]);
     }
+    // A date without its time is refused with a sentence saying what to send (was zod's "Invalid ISO datetime").
+    const day = await world.hosted('PATCH', path, { body: { data: { estimatedTimeManagerDate: '2026-12-01' } } });
+    expect([day.status, day.body.messagesDetails[1]]).toEqual([400, { id: 'body.data.estimatedTimeManagerDate', message: 'must be a date-time with its offset, such as 2026-12-01T19:05:00-05:00', messageType: 'ERROR' }]);
     expect((await world.hosted('GET', path)).body.data).toMatchObject(set);
     // The store's live estimate survives the operator importing the company file again.
     await importCompany(platform.app.ctx.db, platform.config.encryptionKey, DEMO_COMPANY);
@@ -265,5 +268,10 @@ describe('zones, credentials and order types', () => {
       const res = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent(sent!)}`);
       expect([sent, res.status, res.body.messagesDetails[1]]).toEqual([sent, 400, { id: 'querystring.desiredDueTime', message: expect.stringContaining(why!), messageType: 'ERROR' }]);
     }
+    // A + offset not written %2B arrives as a space: the refusal says how to send it.
+    const plus = await world.hosted('GET', `${path}?desiredDueTime=2030-12-03T18:30:00+01:00`);
+    expect([plus.status, plus.body.messagesDetails[1].message]).toEqual([400, expect.stringContaining('write a + offset as %2B')]);
+    const encoded = await world.hosted('GET', `${path}?desiredDueTime=2030-12-03T18:30:00%2B01:00`);
+    expect([encoded.status, encoded.body.data?.desiredDueTime]).toEqual([200, '2030-12-03T17:30:00.000Z']);
   }); // prettier-ignore
 });

@@ -149,7 +149,12 @@ quantities (minimum 0 to 1, maximum 1 to 100), tax rates and percent fees 0 to 1
 1 up to what is listed, and every id a discount, tax or order-type price refers to exists. A field alone is 400
 \`validation_failed\`; a rule across fields is 422 \`menu_invalid\`; each problem is one entry of \`messagesDetails\`. A menu
 of that name already in the store is 409 \`menu_exists\` (change it with PATCH). ${STORE}`,
-  request: { headers, body: z.object({ data: MenuInput }), example: { data: DEMO_MENU } },
+  request: {
+    headers,
+    body: z.object({ data: MenuInput }),
+    nullIsAbsent: true,
+    example: { data: DEMO_MENU },
+  },
   responses: {
     201: {
       description: 'The menu, with its id.',

@@ -138,6 +138,7 @@ broken, is 422 \`order_invalid\` with one entry per problem. Name the channel in
   request: {
     headers: StoreAndServiceHeaders,
     body: z.object({ applyDefaultModifiers, data: OrderInput }),
+    nullIsAbsent: true,
     example: { applyDefaultModifiers: false, data: EXAMPLE_ORDER },
   },
   responses: {
@@ -186,6 +187,7 @@ rejected order included) and places nothing. ${STORE}`,
   request: {
     headers: StoreAndServiceHeaders.extend(IdempotencyHeaders.shape),
     body: z.object({ applyDefaultModifiers, data: CreateOrderData }),
+    nullIsAbsent: true,
     example: { applyDefaultModifiers: false, data: EXAMPLE_ORDER },
   },
   responses: {
@@ -285,7 +287,7 @@ export const listHostedOrders = defineOperation({
   path: '/Orders',
   summary: 'List orders by business date',
   description: `The store's orders whose business date (\`deferDue\`'s date in the store's time zone) lies in
-\`businessDateFrom\`..\`businessDateTo\` (both included, at most 3 days; default: the store's today), newest first, narrowed
+\`businessDateFrom\`..\`businessDateTo\` (both included, at most 3 days; one alone: that date; neither: the store's today), newest first, narrowed
 by the other filters; at most the newest 1000, with a WARNING \`orders_truncated\` when more match. Stages only with
 \`includeStageTimes=true\`. A longer or reversed range is 400
 \`date_range_too_long\`. ${STORE}`,
@@ -388,6 +390,7 @@ ${STORE}`,
     headers: StoreHeaders.extend(IdempotencyHeaders.shape),
     params: orderId,
     body: z.object({ data: CreditCardPayment }),
+    nullIsAbsent: true,
     example: {
       data: {
         transaction: {

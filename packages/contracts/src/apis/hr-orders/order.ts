@@ -16,7 +16,8 @@ const Name = (max: number) =>
     .string()
     .max(max, `must be at most ${max} characters`)
     .regex(
-      /^\p{L}[\p{L}\p{M} .'-]*$/u,
+      // ’ (U+2019) and ʼ (U+02BC) too: the apostrophe a phone's keyboard types in O’Brien.
+      /^\p{L}[\p{L}\p{M} .'\u2019\u02bc-]*$/u,
       'must start with a letter and hold only letters, spaces, apostrophes, hyphens and periods',
     );
 

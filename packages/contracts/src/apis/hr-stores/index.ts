@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import {
   CompanyId,
-  DueTime,
+  DueTimeParam,
   HOSTED_BODY_ERRORS,
   HOSTED_ERRORS,
   IdempotencyHeaders,
@@ -272,7 +272,10 @@ const EstimatedTimeFields = {
     }),
   estimatedTimeManager: z.string().max(50).nullable().meta({ description: 'Who set the estimated time.' }),
   estimatedTimeManagerDate: z.iso
-    .datetime({ offset: true })
+    .datetime({
+      offset: true,
+      message: 'must be a date-time with its offset, such as 2026-12-01T19:05:00-05:00',
+    })
     .nullable()
     .meta({ description: 'When they set it.' }),
 };
@@ -550,7 +553,7 @@ the desired time and now plus the order type's \`estimatedTime\` minutes. When t
 (\`adjusted: true\`); a type with no periods is always open. ${WHO}`,
   request: {
     params: orderTypeParams,
-    query: z.object({ desiredDueTime: DueTime.optional() }),
+    query: z.object({ desiredDueTime: DueTimeParam.optional() }),
     example: { id: String(DEMO_STORE_ID), orderType: 'Pickup', desiredDueTime: '2026-12-01T18:30:00-05:00' },
   },
   responses: {
@@ -665,6 +668,7 @@ const emailRequest = {
   params: storeParams,
   headers: IdempotencyHeaders,
   body: z.strictObject({ data: z.array(EmailMessage).min(1).max(20) }),
+  nullIsAbsent: true,
   bodyLimit: EMAIL_BODY_LIMIT,
   example: { data: [emailExample] },
 };
