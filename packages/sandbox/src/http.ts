@@ -8,6 +8,7 @@ import {
 } from '@stream/contracts/server/scope';
 import { fastifyPath, type BodyOf, type Operation, type QueryOf } from '@stream/contracts/operation';
 import type { z } from 'zod';
+import { fieldPath } from '@stream/contracts/server/field-path';
 
 /**
  * The sandbox answers errors with the platform's error body and codes, so a partner reading the
@@ -61,7 +62,7 @@ export function check(schema: z.ZodType | undefined, value: unknown, where: stri
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map((i) => ({
-    path: [where, ...i.path.map(String)].join('.'),
+    path: fieldPath(where, i.path as (string | number)[]),
     message: i.message,
   }));
   throw new SandboxError('validation_failed', `${details[0]?.path}: ${details[0]?.message}`, details);

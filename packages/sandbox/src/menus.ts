@@ -6,6 +6,7 @@ import { SandboxError, parse, route } from './http.ts';
 import type { Sim } from './sim.ts';
 import type { PublishedMenu } from './options.ts';
 import type { MenuPublishBehavior } from './state.ts';
+import { fieldPath } from '@stream/contracts/server/field-path';
 
 /**
  * Catalogs and menus in the simulators: the POS serves its catalog (`DEMO_CATALOG` until a control
@@ -115,7 +116,10 @@ function keepMenu(sim: Sim, menu: PublishedMenu): void {
     valid: parsed.success,
     issues: parsed.success
       ? []
-      : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      : parsed.error.issues.map((i) => ({
+          path: fieldPath('', i.path as (string | number)[]),
+          message: i.message,
+        })),
   });
 }
 

@@ -13,6 +13,7 @@ import { useIssueSentences } from '@stream/contracts/issue-sentences';
 import type { Operation } from '@stream/contracts/operation';
 import { newId } from '../db/ids.ts';
 import { withoutNulls } from '../http/route.ts';
+import { fieldPath } from '@stream/contracts/server/field-path';
 
 /**
  * What production answers a webhook, so a partner certified against the kit sees in its inbox (the
@@ -58,7 +59,7 @@ export function schemaProblem(
   const parsed = schema.safeParse(input);
   if (parsed.success) return undefined;
   const details = parsed.error.issues.map((i) => ({
-    path: ['body', ...i.path.map(String)].join('.'),
+    path: fieldPath('body', i.path as (string | number)[]),
     message: i.message,
   }));
   return { message: `${details[0]!.path}: ${details[0]!.message}`, details };

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Partner } from '../partners/service.ts';
 import { DeliveryError, UnusableAnswerError, deliver, type DeliveryResponse, type JobRef } from './http.ts';
 import type { PartnerType } from './operations.ts';
+import { fieldPath } from '@stream/contracts/server/field-path';
 
 /**
  * One call to an operation a partner builds (`servedBy: 'partner'` in the contracts): the URL from
@@ -140,7 +141,7 @@ export function readAnswer(
   if (!result.success) {
     const issues = result.error.issues
       .slice(0, 5)
-      .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+      .map((i) => `${fieldPath('', i.path as (string | number)[]) || 'body'}: ${i.message}`)
       .join('; ');
     throw new UnusableAnswerError(
       `${what} answered ${res.status} with a body the platform cannot use (${issues}).`,

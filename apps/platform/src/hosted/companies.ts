@@ -15,6 +15,7 @@ import { ApiError } from '../http/errors.ts';
 import { encrypt } from '../http/secrets.ts';
 import { findPartner } from '../partners/service.ts';
 import { upsertStoreMenu } from './menus/store-menus.ts';
+import { fieldPath } from '@stream/contracts/server/field-path';
 
 /**
  * Companies and their stores come from the operator: `stream-platform companies import <file>` reads
@@ -66,7 +67,7 @@ export async function importCompany(db: Db, key: Buffer, raw: unknown): Promise<
   const parsed = CompanyFile.safeParse(raw);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => ({
-      path: i.path.join('.') || '(file)',
+      path: fieldPath('', i.path as (string | number)[]) || '(file)',
       message: i.message,
     }));
     throw new ApiError(

@@ -199,7 +199,7 @@ describe('routes without a body', () => {
       { path: 'body.user.email', message: expect.stringMatching(/^must be an e-mail address/) },
     ]));
     const token = await call('POST', `${platform.url}/tokens`, { token: partner.token, body: { org_id: orgId, token_name: 't', scopes: ['admin'] } });
-    expect(token.body.error.details).toEqual([{ path: 'body.scopes.0', message: expect.stringMatching(/^must be one of "user", "onboarding"/) }]);
+    expect(token.body.error.details).toEqual([{ path: 'body.scopes[0]', message: expect.stringMatching(/^must be one of "user", "onboarding"/) }]);
   }); // prettier-ignore
 
   it('GET /tokens validates its query', async () => {

@@ -194,7 +194,7 @@ describe('what real POS serialisers send', () => {
         severity: 'warning',
         kind: 'item',
         id: 'i',
-        field: 'dsp_price_amount_overrides.0.dsp',
+        field: 'dsp_price_amount_overrides[0].dsp',
         message:
           '"deliveroo" is not a delivery platform a price can be overridden for (doordash, uber, grubhub, chownow, flipdish); this override is dropped and the item keeps its other prices.',
       },

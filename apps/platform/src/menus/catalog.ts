@@ -6,6 +6,7 @@ import {
   type CatalogObjects,
   type CatalogSchedule,
 } from '@stream/contracts/apis/become-a-pos/catalog';
+import { fieldPath } from '@stream/contracts/server/field-path';
 
 /**
  * A POS catalog as received -> the catalog the menus are built from, as a pure function (spec
@@ -207,7 +208,7 @@ function addObject(
   const parsed = CATALOG_KINDS[kind].safeParse(withoutUnknownPlatforms(problems, kind, withoutNulls(raw)));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const field = issue.path.join('.') || null;
+      const field = fieldPath('', issue.path as (string | number)[]) || null;
       const message = `${field ?? `${kind}[${index}]`}: ${issue.message}; the ${kind} is left out.`;
       problems.push(problemOf('error', kind, raw, field, message));
     }
@@ -273,7 +274,7 @@ function withoutUnknownPlatforms(problems: CatalogProblem[], kind: CatalogKind, 
         'warning',
         kind,
         raw,
-        `dsp_price_amount_overrides.${i}.dsp`,
+        `dsp_price_amount_overrides[${i}].dsp`,
         `"${dsp}" is not a delivery platform a price can be overridden for (${PRICE_PLATFORMS.join(', ')}); this override is dropped and the ${kind} keeps its other prices.`,
       ),
     );

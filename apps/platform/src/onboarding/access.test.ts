@@ -312,7 +312,7 @@ describe('onboarding input validation', () => {
       'unknown_location',
     );
     expect(unknown.body.error.details).toEqual([
-      { path: 'body.locations.1.provider_id', message: 'not a location the POS lists for this merchant' },
+      { path: 'body.locations[1].provider_id', message: 'not a location the POS lists for this merchant' },
     ]);
     const pair = (p: Record<string, string>) => ({
       onboarding_id: dspId,

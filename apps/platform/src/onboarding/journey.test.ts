@@ -372,7 +372,7 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('store_held_by_another_org');
     expect(res.body.error.details).toEqual([
-      { path: 'body.locations.0.dsp_provider_id', message: 'bound by another organisation' },
+      { path: 'body.locations[0].dsp_provider_id', message: 'bound by another organisation' },
     ]);
   });
 });

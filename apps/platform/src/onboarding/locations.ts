@@ -113,7 +113,7 @@ export async function ingestLocations(
   const listed = new Map((await partnerLocations(ctx, row)).map((l) => [l.provider_id, l]));
   const wanted = [...new Set(input.locations.map((l) => l.provider_id))];
   const missing = input.locations
-    .map((l, i) => ({ path: `body.locations.${i}.provider_id`, id: l.provider_id }))
+    .map((l, i) => ({ path: `body.locations[${i}].provider_id`, id: l.provider_id }))
     .filter((l) => !listed.has(l.id));
   if (missing.length) throw unknownLocations(missing, `a location the POS lists for this merchant`);
 
@@ -211,7 +211,7 @@ export async function bindLocations(
   assertDistinct(input.locations);
   const stores = new Set((await partnerLocations(ctx, dsp)).map((l) => l.provider_id));
   const unknownStores = input.locations
-    .map((l, i) => ({ path: `body.locations.${i}.dsp_provider_id`, id: l.dsp_provider_id }))
+    .map((l, i) => ({ path: `body.locations[${i}].dsp_provider_id`, id: l.dsp_provider_id }))
     .filter((l) => !stores.has(l.id));
   if (unknownStores.length) throw unknownLocations(unknownStores, 'a store the DSP lists for this merchant');
 
@@ -239,9 +239,9 @@ function assertDistinct(items: BindItem[]): void {
   const seen = { loc: new Set<string>(), store: new Set<string>() };
   for (const [i, item] of items.entries()) {
     const dup = seen.loc.has(item.pos_location_id)
-      ? { path: `body.locations.${i}.pos_location_id`, id: item.pos_location_id }
+      ? { path: `body.locations[${i}].pos_location_id`, id: item.pos_location_id }
       : seen.store.has(item.dsp_provider_id)
-        ? { path: `body.locations.${i}.dsp_provider_id`, id: item.dsp_provider_id }
+        ? { path: `body.locations[${i}].dsp_provider_id`, id: item.dsp_provider_id }
         : null;
     if (dup) {
       throw new ApiError('location_already_bound', `"${dup.id}" appears twice in this request.`, [
@@ -263,7 +263,7 @@ async function resolveLocation(tx: DbOrTx, orgId: string, ref: string, i: number
     );
   const live = rows.filter((l) => l.status !== 'deprovisioned');
   const location = rows.find((l) => l.id === ref) ?? (live.length === 1 ? live[0] : undefined);
-  const path = `body.locations.${i}.pos_location_id`;
+  const path = `body.locations[${i}].pos_location_id`;
   if (!location) throw unknownLocations([{ path, id: ref }], "a location of this integration's organisation");
   if (location.status === 'waiting_for_deprovision' || location.status === 'deprovisioned') {
     throw new ApiError(
@@ -300,7 +300,7 @@ async function bindOne(
     throw new ApiError(
       'store_held_by_another_org',
       `The DSP store "${item.dsp_provider_id}" is bound by another organisation.`,
-      [{ path: `body.locations.${i}.dsp_provider_id`, message: 'bound by another organisation' }],
+      [{ path: `body.locations[${i}].dsp_provider_id`, message: 'bound by another organisation' }],
     );
   }
   const same = live.find((b) => b.dspProviderId === item.dsp_provider_id && b.locationId === location.id);

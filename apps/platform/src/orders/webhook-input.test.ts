@@ -67,7 +67,7 @@ describe('the DSP webhook refuses', () => {
     ['not JSON', '{"type": "new_order",', 'invalid_json', undefined],
     ['an unknown type', { type: 'order_created', location_id: 's' }, 'validation_failed', 'type'],
     ['no order', { type: 'new_order', location_id: 's' }, 'validation_failed', 'order'],
-    ['a string price', 'price', 'validation_failed', 'order.items.0.price'],
+    ['a string price', 'price', 'validation_failed', 'order.items[0].price'],
     ['items not a list', 'items', 'validation_failed', 'order.items'],
     ['an unknown fulfillment type', 'fulfillment', 'validation_failed', 'order.fulfillment_type'],
     ['a JSON array', [], 'validation_failed', undefined],

@@ -25,7 +25,7 @@ describe('parseJsonBody', () => {
   it('names the path of the one field that cannot be stored', () => {
     expect(refusal('{"data":{"items":[{"id":"a"},{"id":"b\\u0000"}]}}')).toEqual({
       code: 'validation_failed',
-      details: [{ path: 'body.data.items.1.id', message: 'must not contain the NUL character (\\u0000)' }],
+      details: [{ path: 'body.data.items[1].id', message: 'must not contain the NUL character (\\u0000)' }],
     });
     expect(refusal('{"data":{"\\udc00":1}}').details![0]!.path).toBe('body.data.\udc00');
   });

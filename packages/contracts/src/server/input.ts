@@ -1,4 +1,5 @@
 import { CodedError } from '../errors.ts';
+import { fieldPath } from './field-path.ts';
 
 /**
  * Input hygiene shared by every server of the repository (the platform and the sandbox): bodies are
@@ -29,7 +30,7 @@ const MAX_DEPTH = 128;
  * field is only spelled out for the one that fails.
  */
 export function refuseUnstorableText(value: unknown, path: string, dropProto = false): void {
-  const at = (keys: string[]) => [path, ...keys].join('.');
+  const at = (keys: string[]) => fieldPath(path, keys);
   const keys: string[] = [];
   const walk = (v: unknown): void => {
     if (typeof v === 'string') {

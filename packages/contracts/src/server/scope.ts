@@ -8,6 +8,7 @@ import { envelopeBody, type ErrorEnvelope, type ErrorFacts } from '../envelopes.
 import { CodedError, type ErrorDetail } from '../errors.ts';
 import { useIssueSentences } from '../issue-sentences.ts';
 import { parseFormBody, parseJsonBody, refuseUnstorableText } from './input.ts';
+import { fieldPath } from './field-path.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -106,8 +107,8 @@ export function describeError(
   if (isValidationError(err)) {
     const where = err.validationContext ?? 'body';
     const details = err.validation.map((v) => ({
-      // The body itself is instancePath `/`: `body`, not `body.`.
-      path: `${where}${v.instancePath ? v.instancePath.replaceAll('/', '.').replace(/\.$/, '') : ''}`,
+      // instancePath is JSON-pointer-like (`/data/items/0/qty`); the body itself is `/`.
+      path: fieldPath(where, (v.instancePath ?? '').split('/')),
       message: v.message ?? 'is invalid',
     }));
     const first = details[0];

@@ -116,12 +116,12 @@ describe('Menu API', () => {
     ['displayName missing', { displayName: undefined }, 'body.data.displayName'],
     ['displayName blank', { displayName: '  ' }, 'body.data.displayName'],
     ['maxModifierLevels 5', { maxModifierLevels: 5 }, 'body.data.maxModifierLevels'],
-    ['negative price', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: -1 } }] }] }, 'body.data.groups.0.items.0.priceInfo.price'],
-    ['fractional price', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: 1.5 } }] }] }, 'body.data.groups.0.items.0.priceInfo.price'],
-    ['negative modifierCredit', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', modifierCredit: -1, priceInfo: { price: 1 } }] }] }, 'body.data.groups.0.items.0.modifierCredit'],
-    ['tax rate 100.01', { taxTypes: [{ id: 't', displayName: 'T', taxRateInfo: { taxRate: 100.01 } }] }, 'body.data.taxTypes.0.taxRateInfo.taxRate'],
-    ['period 9:30', { orderTypes: [{ id: 'p', orderTypeCategory: 'Pickup', displayName: 'P', operationPeriods: [{ dayOfWeek: 'Monday', startTime: '9:30', endTime: '12:00' }] }] }, 'body.data.orderTypes.0.operationPeriods.0.startTime'],
-    ['period 24:00', { orderTypes: [{ id: 'p', orderTypeCategory: 'Pickup', displayName: 'P', operationPeriods: [{ dayOfWeek: 'Monday', startTime: '09:30', endTime: '24:00' }] }] }, 'body.data.orderTypes.0.operationPeriods.0.endTime'],
+    ['negative price', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: -1 } }] }] }, 'body.data.groups[0].items[0].priceInfo.price'],
+    ['fractional price', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', priceInfo: { price: 1.5 } }] }] }, 'body.data.groups[0].items[0].priceInfo.price'],
+    ['negative modifierCredit', { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'i', displayName: 'I', modifierCredit: -1, priceInfo: { price: 1 } }] }] }, 'body.data.groups[0].items[0].modifierCredit'],
+    ['tax rate 100.01', { taxTypes: [{ id: 't', displayName: 'T', taxRateInfo: { taxRate: 100.01 } }] }, 'body.data.taxTypes[0].taxRateInfo.taxRate'],
+    ['period 9:30', { orderTypes: [{ id: 'p', orderTypeCategory: 'Pickup', displayName: 'P', operationPeriods: [{ dayOfWeek: 'Monday', startTime: '9:30', endTime: '12:00' }] }] }, 'body.data.orderTypes[0].operationPeriods[0].startTime'],
+    ['period 24:00', { orderTypes: [{ id: 'p', orderTypeCategory: 'Pickup', displayName: 'P', operationPeriods: [{ dayOfWeek: 'Monday', startTime: '09:30', endTime: '24:00' }] }] }, 'body.data.orderTypes[0].operationPeriods[0].endTime'],
   ])('refuses a field past its limit (%s) with 400 naming it', async (_what, over, path) => {
     const res = await create(menu({ displayName: `bad ${_what}`, ...over }));
     expect(res.status).toBe(400);

@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { hostedMenus } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
 import { checkMenu } from './check.ts';
+import { fieldPath } from '@stream/contracts/server/field-path';
 
 type MenuRow = typeof hostedMenus.$inferSelect;
 
@@ -191,7 +192,7 @@ export async function patchStoreMenu(
     const parsed = MenuInput.safeParse(patched);
     if (!parsed.success) {
       const details: ErrorDetail[] = parsed.error.issues.map((i) => ({
-        path: i.path.map(String).join('.') || '(menu)',
+        path: fieldPath('', i.path as (string | number)[]) || '(menu)',
         message: i.message,
       }));
       throw new ApiError(

@@ -69,12 +69,12 @@ describe('POST /PriceOrder', () => {
 
   it.each([
     ['no items', { items: [] }, 'body.data.items'],
-    ['qty 0', { items: [{ id: 'soda', qty: 0, price: 0 }] }, 'body.data.items.0.qty'],
-    ['no price', { items: [{ id: 'soda', qty: 1 }] }, 'body.data.items.0.price'],
-    ['item id of 26', { items: [{ id: 'x'.repeat(26), qty: 1, price: 0 }] }, 'body.data.items.0.id'],
-    ['one half only', { items: [{ id: 'margherita-lg', qty: 1, price: 0, leftHalfItemId: 'veggie-lg' }] }, 'body.data.items.0.rightHalfItemId'],
-    ['noteText of 201', { items: [{ id: 'soda', qty: 1, price: 0, noteText: 'n'.repeat(201) }] }, 'body.data.items.0.noteText'],
-    ['modifier quantity 11', { items: [{ id: 'garlic-knots', qty: 1, price: 0, orderModifiers: [{ id: 'ranch', quantity: 11 }] }] }, 'body.data.items.0.orderModifiers.0.quantity'],
+    ['qty 0', { items: [{ id: 'soda', qty: 0, price: 0 }] }, 'body.data.items[0].qty'],
+    ['no price', { items: [{ id: 'soda', qty: 1 }] }, 'body.data.items[0].price'],
+    ['item id of 26', { items: [{ id: 'x'.repeat(26), qty: 1, price: 0 }] }, 'body.data.items[0].id'],
+    ['one half only', { items: [{ id: 'margherita-lg', qty: 1, price: 0, leftHalfItemId: 'veggie-lg' }] }, 'body.data.items[0].rightHalfItemId'],
+    ['noteText of 201', { items: [{ id: 'soda', qty: 1, price: 0, noteText: 'n'.repeat(201) }] }, 'body.data.items[0].noteText'],
+    ['modifier quantity 11', { items: [{ id: 'garlic-knots', qty: 1, price: 0, orderModifiers: [{ id: 'ranch', quantity: 11 }] }] }, 'body.data.items[0].orderModifiers[0].quantity'],
     ['preperationNote of 201', { preperationNote: 'p'.repeat(201) }, 'body.data.preperationNote'],
     ['deliveryNote of 201', { deliveryNote: 'd'.repeat(201) }, 'body.data.deliveryNote'],
     ['sourceReferenceId of 26', { sourceReferenceId: 'r'.repeat(26) }, 'body.data.sourceReferenceId'],

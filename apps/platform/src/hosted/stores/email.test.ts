@@ -97,9 +97,9 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
   it('refuses a field it does not know (a misspelt recipient list) and two contents of one type, naming them', async () => {
     const { ccEmails, ...rest } = message('typo');
     for (const [data, field] of [
-      [[{ ...rest, ccEmail: ccEmails }], 'body.data.0'],
-      [[{ ...message('x'), contents: [{ contentType: 'text/plain', value: 'a' }, { contentType: 'text/plain', value: 'b' }] }], 'body.data.0.contents'],
-      [[{ ...message('x'), toEmails: [{ email: 'ana@example.com', nmae: 'Ana' }] }], 'body.data.0.toEmails.0'],
+      [[{ ...rest, ccEmail: ccEmails }], 'body.data[0]'],
+      [[{ ...message('x'), contents: [{ contentType: 'text/plain', value: 'a' }, { contentType: 'text/plain', value: 'b' }] }], 'body.data[0].contents'],
+      [[{ ...message('x'), toEmails: [{ email: 'ana@example.com', nmae: 'Ana' }] }], 'body.data[0].toEmails[0]'],
     ] as const) {
       const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data } });
       expect([res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([400, ['validation_failed', field]]);
@@ -112,7 +112,7 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
     const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [{ ...message('nulls'), ccEmails: null, bccEmails: null, attachments: null, tags: null, toEmails: [{ email: 'ana@example.com', name: null }] }] } });
     expect(res.status, res.text).toBe(202);
     const noRecipients = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [{ ...message('x'), toEmails: null }] } });
-    expect([noRecipients.status, noRecipients.body.messagesDetails[1].id]).toEqual([400, 'body.data.0.toEmails']);
+    expect([noRecipients.status, noRecipients.body.messagesDetails[1].id]).toEqual([400, 'body.data[0].toEmails']);
   }); // prettier-ignore
 
   it('takes a message of more than 1 MiB (the server-wide limit), up to 10 MiB a request', async () => {

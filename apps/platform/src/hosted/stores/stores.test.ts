@@ -164,7 +164,7 @@ describe('a store', () => {
     expect((await world.hosted('GET', '/Stores/3001')).body.data.primaryContact).toEqual(contact);
     // A key the Store API has no field for would be stored and never shown: the import refuses it.
     const phone = importCompany(platform.app.ctx.db, platform.config.encryptionKey, file({ firstName: 'Dana', phone: '+12125550199' }));
-    await expect(phone).rejects.toMatchObject({ code: 'validation_failed', details: [{ path: 'stores.0.primaryContact', message: expect.stringContaining('phone') }] });
+    await expect(phone).rejects.toMatchObject({ code: 'validation_failed', details: [{ path: 'stores[0].primaryContact', message: expect.stringContaining('phone') }] });
     expect((await world.hosted('GET', '/Stores/3001')).body.data.primaryContact).toEqual(contact);
   }); // prettier-ignore
 
@@ -207,7 +207,7 @@ describe('zones, credentials and order types', () => {
     // A partner token (one organisation) reaches no hosted API, even with a scope it got before that was refused.
     const org = await world.partner.org();
     const refused = await call('POST', `${platform.url}/tokens`, { token: world.partner.token, body: { org_id: org, token_name: 'contractor', scopes: ['user', 'stores'] } });
-    expect([refused.status, refused.body.error.code, refused.body.error.details[0].path]).toEqual([400, 'validation_failed', 'body.scopes.1']);
+    expect([refused.status, refused.body.error.code, refused.body.error.details[0].path]).toEqual([400, 'validation_failed', 'body.scopes[1]']);
     const { id, secret } = await world.partner.orgToken(org, ['user'], 'legacy');
     await platform.app.ctx.db.update(apiClients).set({ scopes: ['user', 'stores'] }).where(eq(apiClients.id, id));
     const legacy = (await requestAccessToken(platform.url, { client_id: id, client_secret: secret })).access_token;
