@@ -135,9 +135,12 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
 
   it('shows the not-found page for any other URL', async () => {
     await fresh();
-    const res = await page.goto('/no/such/page', { waitUntil: 'load' });
-    expect(res?.status()).toBe(404);
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Page Not Found');
+    // Unknown pages, also beside and below the real ones (the folders /docs and /api/hr have no page).
+    for (const url of ['/no/such/page', '/docs', '/api/hr', '/api/nope', '/docs/intro/nope']) {
+      const res = await page.goto(url, { waitUntil: 'load' });
+      expect(res?.status(), url).toBe(404);
+      await expect.poll(() => page.locator('h1').textContent(), { message: url }).toBe('Page Not Found');
+    }
     // Client-side navigation to an unknown route shows it too.
     await open(page, '/docs/intro');
     await page.evaluate(() => window.history.pushState({}, '', '/docs/nowhere'));
