@@ -133,6 +133,20 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     },
   );
 
+  it('serves every kind of route as a static page: its heading is there without JavaScript', async () => {
+    await fresh({ javaScriptEnabled: false });
+    for (const [route, heading] of [
+      ['/', 'Docs'],
+      [GUIDE, 'Requesting a token'],
+      ['/api/hr/menu', `${API_DOCS['hr-menu'].title} reference`],
+      ['/markdown-page', 'Conventions'],
+    ] as const) {
+      const res = await page.goto(route, { waitUntil: 'load' });
+      expect(res?.status(), route).toBe(200);
+      expect(await page.locator('h1').first().textContent(), route).toBe(heading);
+    }
+  });
+
   it('shows the not-found page for any other URL', async () => {
     await fresh();
     // Unknown pages, also beside and below the real ones (the folders /docs and /api/hr have no page).
