@@ -433,6 +433,18 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     const banner = page.locator('#__docusaurus-base-url-issue-banner');
     await expect.poll(() => banner.isVisible()).toBe(true);
     expect(await banner.textContent()).toContain('We suggest trying baseUrl');
+    const suggestion = page.locator('#__docusaurus-base-url-issue-banner-suggestion-container');
+    expect(await suggestion.textContent()).toBe('/');
+    // The same home page behind a proxy at /partner-docs/: the banner suggests that path.
+    const home = await (await page.request.get('/', { headers: { accept: 'text/html' } })).text();
+    await page.route('**/partner-docs/', (route) => route.fulfill({ contentType: 'text/html', body: home }));
+    await page.goto('/partner-docs/', { waitUntil: 'load' });
+    await expect.poll(() => banner.isVisible()).toBe(true);
+    expect(await suggestion.textContent()).toBe('/partner-docs/');
+    // Only the home page carries it.
+    await page.goto(GUIDE, { waitUntil: 'load' });
+    expect(await page.locator('h1').first().textContent()).toBe('Requesting a token');
+    expect(await banner.count()).toBe(0);
   });
 
   it('has the chrome: Guides in the navbar, the footer links, the copyright', async () => {
