@@ -15,6 +15,9 @@ import {
 } from './browser.ts';
 
 const GUIDE = '/docs/authenticating/requesting-a-token';
+const IN_STORE_ORDERS =
+  '/docs/become-a-stream-integration/integrate-with-stream-as-a-pos/integration-steps/order-management/in-store-orders';
+const SANDBOX_SHELL = '/docs/become-a-stream-integration/sandbox#set-up-your-shell';
 
 /** Every route of the site and the h1 it must show. */
 const ROUTES: [route: string, heading: string][] = [
@@ -23,6 +26,66 @@ const ROUTES: [route: string, heading: string][] = [
   ['/markdown-page', 'Conventions'],
   ...guidePages().map((p): [string, string] => [p.route, p.title]),
 ];
+
+/** The guides platform.md section 2 lists, under /docs. */
+const SPEC_GUIDES = [
+  ...[
+    'create-an-api-client',
+    'implementing-hmac-webhook-authentication',
+    'implementing-oauth-2-into-your-product',
+    'requesting-a-token',
+  ].map((p) => `authenticating/${p}`),
+  'become-a-stream-integration/certification',
+  'become-a-stream-integration/sandbox',
+  ...[
+    'overview',
+    'changelog',
+    'integration-milestones-and-timeline',
+    ...[
+      'location-management',
+      'menu-ingestion',
+      'menu-object-updates',
+      'menu-schemas',
+      'merchant-onboarding',
+    ].map((p) => `integration-steps/${p}`),
+    ...['', '/order-fulfillment', '/scheduled-orders'].map((p) => `integration-steps/order-management${p}`),
+  ].map((p) => `become-a-stream-integration/integrate-with-stream-as-a-dsp/${p}`),
+  ...[
+    'overview',
+    'changelog',
+    'integration-milestones-and-timeline',
+    ...['', '/catalog-examples', '/catalog-object-provider-id', '/global-catalog'].map(
+      (p) => `integration-steps/catalog-management${p}`,
+    ),
+    'integration-steps/location-management',
+    'integration-steps/merchant-onboarding',
+    ...['', '/in-store-orders', '/webhook-events'].map((p) => `integration-steps/order-management${p}`),
+  ].map((p) => `become-a-stream-integration/integrate-with-stream-as-a-pos/${p}`),
+  ...[
+    'overview',
+    'changelog',
+    'handling-events',
+    ...['', '/order-canceled', '/order-confirmed', '/order-updated'].map((p) => `order-events${p}`),
+    ...['', '/assign-driver', '/update-delivery-status'].map((p) => `order-state-events${p}`),
+  ].map((p) => `become-a-stream-integration/integrate-with-stream-events/${p}`),
+  ...['the-schema', 'category', 'item', 'item_family', 'modifier', 'modifier_group'].map(
+    (p) => `catalog-standard/${p}`,
+  ),
+  ...[
+    'approved-partner-configuration',
+    'become-a-white-label-partner',
+    'headless-onboarding',
+    'performing-sso-login',
+  ].map((p) => `white-label-stream/${p}`),
+].map((p) => `/docs/${p}`);
+
+describe('guides of the spec', () => {
+  it('every guide path platform.md lists is a page of the site (each is opened in chromium below)', () => {
+    const routes = new Set(guidePages().map((p) => p.route));
+    expect(SPEC_GUIDES.length).toBe(49);
+    expect(SPEC_GUIDES.filter((route) => !routes.has(route))).toEqual([]);
+  });
+});
 
 describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
   let platform: TestPlatform;
@@ -58,17 +121,40 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
       await open(page, route);
       await expect.poll(() => page.locator('h1').first().textContent()).toBe(heading);
       expect(await page.title()).toMatch(/\| Docs$|^Docs/);
+      // One locale, not for search engines, and no image a screen reader cannot name.
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
       await page.waitForLoadState('networkidle');
+      expect(await page.locator('img:not([alt])').evaluateAll((els) => els.map((e) => e.outerHTML))).toEqual(
+        [],
+      );
       expect(log.errors).toEqual([]);
       expect(log.external).toEqual([]);
     },
   );
 
+  it('serves every kind of route as a static page: its heading is there without JavaScript', async () => {
+    await fresh({ javaScriptEnabled: false });
+    for (const [route, heading] of [
+      ['/', 'Docs'],
+      [GUIDE, 'Requesting a token'],
+      ['/api/hr/menu', `${API_DOCS['hr-menu'].title} reference`],
+      ['/markdown-page', 'Conventions'],
+    ] as const) {
+      const res = await page.goto(route, { waitUntil: 'load' });
+      expect(res?.status(), route).toBe(200);
+      expect(await page.locator('h1').first().textContent(), route).toBe(heading);
+    }
+  });
+
   it('shows the not-found page for any other URL', async () => {
     await fresh();
-    const res = await page.goto('/no/such/page', { waitUntil: 'load' });
-    expect(res?.status()).toBe(404);
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Page Not Found');
+    // Unknown pages, also beside and below the real ones (the folders /docs and /api/hr have no page).
+    for (const url of ['/no/such/page', '/docs', '/api/hr', '/api/nope', '/docs/intro/nope']) {
+      const res = await page.goto(url, { waitUntil: 'load' });
+      expect(res?.status(), url).toBe(404);
+      await expect.poll(() => page.locator('h1').textContent(), { message: url }).toBe('Page Not Found');
+    }
     // Client-side navigation to an unknown route shows it too.
     await open(page, '/docs/intro');
     await page.evaluate(() => window.history.pushState({}, '', '/docs/nowhere'));
@@ -82,6 +168,19 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
     const sitemap = await page.request.get('/sitemap.xml', { headers: { accept: 'application/xml' } });
     expect(sitemap.status()).toBe(404);
+  });
+
+  it('has one locale: English, no language switch, no alternate language versions', async () => {
+    await fresh({ viewport: { width: 1280, height: 900 } });
+    await open(page, '/docs/intro');
+    const hreflangs = await page
+      .locator('link[rel="alternate"][hreflang]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('hreflang')));
+    expect(hreflangs.filter((l) => l !== 'en' && l !== 'x-default')).toEqual([]);
+    expect(await page.locator('.navbar [class*="localeDropdown"], .navbar .dropdown').count()).toBe(0);
+    expect(await page.locator('link[rel="alternate"][hreflang="en"]').getAttribute('href')).toMatch(
+      /\/docs\/intro$/,
+    );
   });
 
   it('starts light whatever the OS prefers, and remembers the switch across a reload', async () => {
@@ -99,8 +198,8 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     expect(await theme()).toBe('light');
   });
 
-  it('opens the mobile menu at 800 px and navigates with it', async () => {
-    await fresh({ viewport: { width: 800, height: 900 } });
+  it('opens the mobile menu just below 996 px and navigates with it', async () => {
+    await fresh({ viewport: { width: 995, height: 900 } });
     await open(page, '/docs/intro');
     // The desktop sidebar is gone below 996 px; the navbar toggle opens the side menu instead.
     await expect.poll(() => page.locator('aside.theme-doc-sidebar-container').isVisible()).toBe(false);
@@ -114,7 +213,8 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
   });
 
   it('keeps the desktop sidebar shown, not hideable, with its categories open', async () => {
-    await fresh({ viewport: { width: 1280, height: 900 } });
+    // Docusaurus' breakpoint: 996 px and below is mobile, so 997 px is the narrowest desktop.
+    await fresh({ viewport: { width: 997, height: 900 } });
     await open(page, '/docs/intro');
     expect(await page.locator('aside.theme-doc-sidebar-container').isVisible()).toBe(true);
     // The sidebar's own hide button (a category with an index page has a toggle named after it).
@@ -142,6 +242,15 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     await page.keyboard.press('Tab');
     const first = await page.evaluate(() => document.activeElement?.textContent?.trim());
     expect(first).toBe('Skip to main content');
+    // Hidden until focused, then shown where a keyboard user can see it.
+    const box = await page.evaluate(() => {
+      const r = (document.activeElement as HTMLElement).getBoundingClientRect();
+      return { width: r.width, height: r.height, top: r.top, left: r.left };
+    });
+    expect(box.width).toBeGreaterThan(20);
+    expect(box.height).toBeGreaterThan(10);
+    expect(box.top).toBeGreaterThanOrEqual(0);
+    expect(box.left).toBeGreaterThanOrEqual(0);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
     // And the next Tab goes on from there: into the guide, past the navbar and the sidebar.
@@ -233,6 +342,55 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     await expect.poll(() => page.locator('h1').first().textContent()).toBe('Requesting a token');
   });
 
+  it('scrolls a navigation to the hash target it names, else to the top', async () => {
+    await fresh({ viewport: { width: 1280, height: 700 } });
+    const scrollY = () => page.evaluate(() => Math.round(window.scrollY));
+    await open(page, IN_STORE_ORDERS);
+    // A link to a heading of another guide: that heading ends up at the top, under the navbar.
+    const link = page.locator(`article a[href="${SANDBOX_SHELL}"]`).first();
+    await link.scrollIntoViewIfNeeded();
+    await link.click();
+    await page.waitForURL(`**${SANDBOX_SHELL}`);
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Sandbox');
+    const target = page.locator('#set-up-your-shell');
+    await expect
+      .poll(() => target.evaluate((e) => Math.round(e.getBoundingClientRect().top)))
+      .toBeGreaterThanOrEqual(0);
+    const navbar = await page.locator('.navbar').evaluate((e) => e.getBoundingClientRect().height);
+    expect(await target.evaluate((e) => e.getBoundingClientRect().top)).toBeLessThan(navbar + 40);
+    expect(await scrollY()).toBeGreaterThan(0);
+    // A link without a hash, clicked far down a page: the next page starts at its top.
+    await page.locator('footer').getByRole('link', { name: 'Guides', exact: true }).click();
+    await page.waitForURL('**/docs/intro');
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Introduction');
+    await expect.poll(scrollY).toBe(0);
+  });
+
+  it("loads a route's code only when the route is visited", async () => {
+    await fresh({ viewport: { width: 1280, height: 900 } });
+    // A 2g connection: no prefetching, so any code a route needs arrives when it is visited.
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'connection', {
+        get: () => ({ effectiveType: '2g', saveData: false }),
+        configurable: true,
+      });
+    });
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(req.url());
+    });
+    await open(page, '/');
+    await page.waitForLoadState('networkidle');
+    const atHome = scripts.length;
+    await page.locator('main a[href="/api/"]').first().click();
+    await page.waitForURL('**/api/');
+    await expect
+      .poll(() => page.locator('h1').first().textContent())
+      .toBe(`${API_DOCS.partner.title} reference`);
+    expect(scripts.slice(atHome).length).toBeGreaterThan(0);
+    expect(scripts.slice(atHome).filter((url) => scripts.slice(0, atHome).includes(url))).toEqual([]);
+  });
+
   it('skips prefetching on a 2g or data-saver connection', async () => {
     const prefetched = async (connection?: { effectiveType: string; saveData: boolean }) => {
       await fresh({ viewport: { width: 1280, height: 900 } });
@@ -275,11 +433,26 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     const banner = page.locator('#__docusaurus-base-url-issue-banner');
     await expect.poll(() => banner.isVisible()).toBe(true);
     expect(await banner.textContent()).toContain('We suggest trying baseUrl');
+    const suggestion = page.locator('#__docusaurus-base-url-issue-banner-suggestion-container');
+    expect(await suggestion.textContent()).toBe('/');
+    // The same home page behind a proxy at /partner-docs/: the banner suggests that path.
+    const home = await (await page.request.get('/', { headers: { accept: 'text/html' } })).text();
+    await page.route('**/partner-docs/', (route) => route.fulfill({ contentType: 'text/html', body: home }));
+    await page.goto('/partner-docs/', { waitUntil: 'load' });
+    await expect.poll(() => banner.isVisible()).toBe(true);
+    expect(await suggestion.textContent()).toBe('/partner-docs/');
+    // Only the home page carries it.
+    await page.goto(GUIDE, { waitUntil: 'load' });
+    expect(await page.locator('h1').first().textContent()).toBe('Requesting a token');
+    expect(await banner.count()).toBe(0);
   });
 
   it('has the chrome: Guides in the navbar, the footer links, the copyright', async () => {
     await fresh({ viewport: { width: 1280, height: 900 } });
     await open(page, '/');
+    expect(await page.title()).toBe('Docs');
+    expect((await page.locator('.navbar__title').textContent())?.trim()).toBe('Docs');
+    expect((await page.locator('.hero__subtitle').textContent())?.trim()).toBe('Partner Documentation');
     expect(await page.locator('.navbar').getByRole('link', { name: 'Guides' }).getAttribute('href')).toBe(
       '/docs/intro',
     );
