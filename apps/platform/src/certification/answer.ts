@@ -12,7 +12,7 @@ import type { ErrorDetail } from '@stream/contracts/errors';
 import { useIssueSentences } from '@stream/contracts/issue-sentences';
 import type { Operation } from '@stream/contracts/operation';
 import { newId } from '../db/ids.ts';
-import { withoutNulls } from '../http/route.ts';
+import { withoutNulls } from '../shared/without-nulls.ts';
 import { fieldPath } from '@stream/contracts/server/field-path';
 
 /**

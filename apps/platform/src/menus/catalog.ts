@@ -7,6 +7,7 @@ import {
   type CatalogSchedule,
 } from '@stream/contracts/apis/become-a-pos/catalog';
 import { fieldPath } from '@stream/contracts/server/field-path';
+import { withoutNulls } from '../shared/without-nulls.ts';
 
 /**
  * A POS catalog as received -> the catalog the menus are built from, as a pure function (spec
@@ -229,34 +230,6 @@ function addObject(
     menu.holidays = cleanHolidays(menu.holidays, warn);
   }
   map.set(object.provider_id, object);
-}
-
-/**
- * Null reads as absent, at every depth of an object: serialisers write `"description": null` for a
- * field they have no value for, and the contract's optional fields would otherwise refuse the whole
- * object. A required field sent as null is still named missing; nulls inside arrays are kept (errors).
- */
-export function withoutNulls(value: unknown): unknown {
-  // The same value back when it holds no null (most objects): a large catalog is not copied.
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i] === null ? null : withoutNulls(value[i]);
-      if (v !== value[i]) (out ??= value.slice())[i] = v;
-    }
-    return out ?? value;
-  }
-  let out: Record<string, unknown> | undefined;
-  for (const key in value) {
-    const was = (value as Record<string, unknown>)[key];
-    const v = was === null ? undefined : withoutNulls(was);
-    if (v === was) continue;
-    out ??= { ...value };
-    if (v === undefined) delete out[key];
-    else out[key] = v;
-  }
-  return out ?? value;
 }
 
 /**
