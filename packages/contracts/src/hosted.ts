@@ -80,17 +80,32 @@ export const CompanyId = idHeader('company id', 100);
 /**
  * A number in a path or query string, checked as text first: an empty value, hex, an exponent or
  * spaces are refused, not read as the number JavaScript would make of them (`Latitude=` is not 0,
- * `/Orders/0x1` is not order 1). Documented as the number it must be.
+ * `/Orders/0x1` is not order 1). Documented as the number it must be. A query string's values are
+ * text, so the schema's input is a string: its own messages say what to send (`what`, with the
+ * parameter's own example), where Zod's would ask a partner to "send a string".
  */
-function numberParam(pattern: RegExp, message: string, range: z.ZodNumber, fallback?: number) {
-  const param = z.string().regex(pattern, message).transform(Number).pipe(range);
+function numberParam(pattern: RegExp, what: string, message: string, range: z.ZodNumber, fallback?: number) {
+  const param = z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is required but missing; send ${what}.` : `must be ${what}, sent once.`,
+    })
+    .regex(pattern, message)
+    .transform(Number)
+    .pipe(range);
   describedAs.set(param, fallback === undefined ? range : range.default(fallback));
   return fallback === undefined ? param : param.default(fallback);
 }
 
-/** A decimal number (`40.7484`, `-73.9857`, `5`) in `range`. */
-export const decimalParam = (range: z.ZodNumber, fallback?: number) =>
-  numberParam(/^[+-]?(\d+(\.\d*)?|\.\d+)$/, 'must be a decimal number such as 40.7484', range, fallback);
+/** A decimal number (`40.7484`, `-73.9857`, `5`) in `range`; `example` is one the parameter takes. */
+export const decimalParam = (range: z.ZodNumber, example: number, fallback?: number) =>
+  numberParam(
+    /^[+-]?(\d+(\.\d*)?|\.\d+)$/,
+    `a number such as ${example}`,
+    `must be a decimal number such as ${example}`,
+    range,
+    fallback,
+  );
 
 /**
  * A whole number written in digits (`4711`) in `range`; `fallback` when the parameter is absent.
@@ -100,7 +115,7 @@ export const integerParam = (
   range: z.ZodNumber,
   fallback?: number,
   message = 'must be a whole number such as 4711',
-) => numberParam(/^\d{1,16}$/, message, range, fallback);
+) => numberParam(/^\d{1,16}$/, 'a whole number such as 4711', message, range, fallback);
 
 export const StoreHeaders = z.object({
   'x-store': StoreId.meta({ description: 'The store the call is about (an integer store id).' }),

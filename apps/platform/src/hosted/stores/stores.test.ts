@@ -102,6 +102,20 @@ describe('GET /Stores (radius search)', () => {
     expect(noCompany.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-company');
     expect(JSON.stringify(noCompany.body.messagesDetails)).toContain('the company id, a whole number such as 100');
   }); // prettier-ignore
+  it('says what each coordinate takes: a number, with an example that fits the parameter, never "send a string"', async () => {
+    const said = async (q: string) => (await search(q)).body.messagesDetails.slice(1).map((m: { id: string; message: string }) => `${m.id}: ${m.message}`);
+    expect(await said('Radius=5')).toEqual([
+      'querystring.Latitude: is required but missing; send a number such as 40.7484.',
+      'querystring.Longitude: is required but missing; send a number such as -73.9857.',
+    ]);
+    expect(await said('Latitude=x&Longitude=0x1&Radius=five')).toEqual([
+      'querystring.Latitude: must be a decimal number such as 40.7484',
+      'querystring.Longitude: must be a decimal number such as -73.9857',
+      'querystring.Radius: must be a decimal number such as 2.5',
+    ]);
+    // A parameter sent twice under its own name is a list, not a number.
+    expect(await said('Latitude=10&Latitude=11&Longitude=20')).toEqual(['querystring.Latitude: must be a number such as 40.7484, sent once.']);
+  }); // prettier-ignore
 });
 
 describe('query parameters', () => {
