@@ -168,17 +168,17 @@ export const Cents = z
   .min(0, 'must be 0 or more')
   .max(MAX_CENTS, `must be at most ${MAX_CENTS} cents`);
 
-const YEAR_2000 = Date.UTC(2000, 0, 1);
-const YEAR_2100 = Date.UTC(2100, 0, 1);
 /**
- * When an order is due: a date-time with its offset, from 2000 to 2099 (UTC). Outside it a store's
- * business date has no YYYY-MM-DD (year 0) or means nothing to a restaurant.
+ * When an order is due: a date-time with its offset, of a year from 2000 to 2099 as written (the
+ * client's own date: `2099-12-31T23:30:00-05:00` is in range though it is 2100 in UTC, and
+ * `2100-01-01T10:30:00+14:00` is not, though it is 2099 in UTC). Outside it a store's business date
+ * has no YYYY-MM-DD (year 0) or means nothing to a restaurant.
  */
 const dueTime = (message: string) =>
   z.iso.datetime({ offset: true, message }).refine((v) => {
-    const t = Date.parse(v);
-    return t >= YEAR_2000 && t < YEAR_2100;
-  }, 'must be a date-time from 2000 to 2099, such as 2026-12-01T18:30:00-05:00');
+    const year = Number(v.slice(0, 4));
+    return year >= 2000 && year <= 2099;
+  }, 'must be a date-time from 2000 to 2099 (the year as written), such as 2026-12-01T18:30:00-05:00');
 export const DueTime = dueTime('must be a date-time with its offset, such as 2026-12-01T18:30:00-05:00');
 /**
  * `DueTime` in a query string, where a `+` offset sent as it is arrives as a space
