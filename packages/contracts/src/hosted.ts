@@ -80,17 +80,32 @@ export const CompanyId = idHeader('company id', 100);
 /**
  * A number in a path or query string, checked as text first: an empty value, hex, an exponent or
  * spaces are refused, not read as the number JavaScript would make of them (`Latitude=` is not 0,
- * `/Orders/0x1` is not order 1). Documented as the number it must be.
+ * `/Orders/0x1` is not order 1). Documented as the number it must be. A query string's values are
+ * text, so the schema's input is a string: its own messages say what to send (`what`, with the
+ * parameter's own example), where Zod's would ask a partner to "send a string".
  */
-function numberParam(pattern: RegExp, message: string, range: z.ZodNumber, fallback?: number) {
-  const param = z.string().regex(pattern, message).transform(Number).pipe(range);
+function numberParam(pattern: RegExp, what: string, message: string, range: z.ZodNumber, fallback?: number) {
+  const param = z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is required but missing; send ${what}.` : `must be ${what}, sent once.`,
+    })
+    .regex(pattern, message)
+    .transform(Number)
+    .pipe(range);
   describedAs.set(param, fallback === undefined ? range : range.default(fallback));
   return fallback === undefined ? param : param.default(fallback);
 }
 
-/** A decimal number (`40.7484`, `-73.9857`, `5`) in `range`. */
-export const decimalParam = (range: z.ZodNumber, fallback?: number) =>
-  numberParam(/^[+-]?(\d+(\.\d*)?|\.\d+)$/, 'must be a decimal number such as 40.7484', range, fallback);
+/** A decimal number (`40.7484`, `-73.9857`, `5`) in `range`; `example` is one the parameter takes. */
+export const decimalParam = (range: z.ZodNumber, example: number, fallback?: number) =>
+  numberParam(
+    /^[+-]?(\d+(\.\d*)?|\.\d+)$/,
+    `a number such as ${example}`,
+    `must be a decimal number such as ${example}`,
+    range,
+    fallback,
+  );
 
 /**
  * A whole number written in digits (`4711`) in `range`; `fallback` when the parameter is absent.
@@ -100,7 +115,7 @@ export const integerParam = (
   range: z.ZodNumber,
   fallback?: number,
   message = 'must be a whole number such as 4711',
-) => numberParam(/^\d{1,16}$/, message, range, fallback);
+) => numberParam(/^\d{1,16}$/, 'a whole number such as 4711', message, range, fallback);
 
 export const StoreHeaders = z.object({
   'x-store': StoreId.meta({ description: 'The store the call is about (an integer store id).' }),
@@ -153,17 +168,17 @@ export const Cents = z
   .min(0, 'must be 0 or more')
   .max(MAX_CENTS, `must be at most ${MAX_CENTS} cents`);
 
-const YEAR_2000 = Date.UTC(2000, 0, 1);
-const YEAR_2100 = Date.UTC(2100, 0, 1);
 /**
- * When an order is due: a date-time with its offset, from 2000 to 2099 (UTC). Outside it a store's
- * business date has no YYYY-MM-DD (year 0) or means nothing to a restaurant.
+ * When an order is due: a date-time with its offset, of a year from 2000 to 2099 as written (the
+ * client's own date: `2099-12-31T23:30:00-05:00` is in range though it is 2100 in UTC, and
+ * `2100-01-01T10:30:00+14:00` is not, though it is 2099 in UTC). Outside it a store's business date
+ * has no YYYY-MM-DD (year 0) or means nothing to a restaurant.
  */
 const dueTime = (message: string) =>
   z.iso.datetime({ offset: true, message }).refine((v) => {
-    const t = Date.parse(v);
-    return t >= YEAR_2000 && t < YEAR_2100;
-  }, 'must be a date-time from 2000 to 2099, such as 2026-12-01T18:30:00-05:00');
+    const year = Number(v.slice(0, 4));
+    return year >= 2000 && year <= 2099;
+  }, 'must be a date-time from 2000 to 2099 (the year as written), such as 2026-12-01T18:30:00-05:00');
 export const DueTime = dueTime('must be a date-time with its offset, such as 2026-12-01T18:30:00-05:00');
 /**
  * `DueTime` in a query string, where a `+` offset sent as it is arrives as a space

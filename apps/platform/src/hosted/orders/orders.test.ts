@@ -364,13 +364,19 @@ describe('POST /Orders and what follows', () => {
 
   it('refuses dates and amounts beyond what it can store with a 400 naming the field, never a 5xx', async () => {
     // Year 0 and year 1 business dates do not exist in PostgreSQL (nor in the answer's YYYY-MM-DD).
-    for (const deferDue of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1999-12-31T23:59:59Z', '2100-01-01T00:00:00Z']) {
+    // The year is the one written, the client's own date, not the UTC one: 2100-01-01T10:30+14:00 is
+    // 2099 in UTC and refused; 2099-12-31T23:59:59-12:00 is 2100 in UTC and taken.
+    for (const deferDue of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1999-12-31T23:59:59Z', '2100-01-01T00:00:00Z', '2100-01-01T10:30:00+14:00', '1999-12-31T23:30:00-05:00']) {
       for (const path of ['/PriceOrder', '/Orders']) {
         const res = await post(path, order({ deferDue }));
         expect([deferDue, path, res.status, res.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([deferDue, path, 400, ['validation_failed', 'body.data.deferDue']]);
       }
     }
-    expect((await post('/PriceOrder', order({ deferDue: '2000-01-01T00:00:00Z' }))).status).toBe(200);
+    for (const deferDue of ['2000-01-01T00:00:00Z', '2000-01-01T00:00:00+14:00', '2099-12-31T23:59:59-12:00', '2099-12-31T23:59:59Z']) {
+      expect([deferDue, (await post('/PriceOrder', order({ deferDue }))).status]).toEqual([deferDue, 200]);
+      const placed = await post('/Orders', order({ deferDue, sourceReferenceId: `edge-${deferDue.slice(0, 4)}` }));
+      expect([deferDue, placed.status, placed.body.data?.deferDue]).toEqual([deferDue, expect.toBeOneOf([201, 422]), deferDue]);
+    }
     const list = await suite.world.hosted('GET', '/Orders?businessDateFrom=0000-01-01&businessDateTo=0000-01-02');
     expect([list.status, list.body.messagesDetails.map((m: { id: string }) => m.id)]).toEqual([400, ['validation_failed', 'querystring.businessDateFrom', 'querystring.businessDateTo']]);
 

@@ -102,6 +102,20 @@ describe('GET /Stores (radius search)', () => {
     expect(noCompany.body.messagesDetails.map((m: { id: string }) => m.id)).toContain('headers.x-company');
     expect(JSON.stringify(noCompany.body.messagesDetails)).toContain('the company id, a whole number such as 100');
   }); // prettier-ignore
+  it('says what each coordinate takes: a number, with an example that fits the parameter, never "send a string"', async () => {
+    const said = async (q: string) => (await search(q)).body.messagesDetails.slice(1).map((m: { id: string; message: string }) => `${m.id}: ${m.message}`);
+    expect(await said('Radius=5')).toEqual([
+      'querystring.Latitude: is required but missing; send a number such as 40.7484.',
+      'querystring.Longitude: is required but missing; send a number such as -73.9857.',
+    ]);
+    expect(await said('Latitude=x&Longitude=0x1&Radius=five')).toEqual([
+      'querystring.Latitude: must be a decimal number such as 40.7484',
+      'querystring.Longitude: must be a decimal number such as -73.9857',
+      'querystring.Radius: must be a decimal number such as 2.5',
+    ]);
+    // A parameter sent twice under its own name is a list, not a number.
+    expect(await said('Latitude=10&Latitude=11&Longitude=20')).toEqual(['querystring.Latitude: must be a number such as 40.7484, sent once.']);
+  }); // prettier-ignore
 });
 
 describe('query parameters', () => {
@@ -264,10 +278,12 @@ describe('zones, credentials and order types', () => {
     expect(Date.parse(asap.body.data.estimatedTime)).toBeGreaterThanOrEqual(Date.now() + 44 * 60_000);
     expect((await world.hosted('GET', `/Stores/${DEMO_STORE_ID}/OrderTypes/Drone/EstimatedTime`)).status).toBe(404);
     // As an order's deferDue: with its offset (a wall clock alone names no instant), 2000 to 2099.
-    for (const [sent, why] of [['tomorrow', 'with its offset'], ['2030-12-03T18:30:00', 'with its offset'], ['2100-01-01T00:00:00Z', 'from 2000 to 2099']]) {
+    for (const [sent, why] of [['tomorrow', 'with its offset'], ['2030-12-03T18:30:00', 'with its offset'], ['2100-01-01T00:00:00Z', 'from 2000 to 2099'], ['2100-01-01T10:30:00+14:00', 'from 2000 to 2099 (the year as written)']]) {
       const res = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent(sent!)}`);
       expect([sent, res.status, res.body.messagesDetails[1]]).toEqual([sent, 400, { id: 'querystring.desiredDueTime', message: expect.stringContaining(why!), messageType: 'ERROR' }]);
     }
+    const lastDay = await world.hosted('GET', `${path}?desiredDueTime=${encodeURIComponent('2099-12-31T23:59:59-12:00')}`);
+    expect(lastDay.status).toBe(200); // 2100 in UTC, 2099 as written
     // A + offset not written %2B arrives as a space: the refusal says how to send it.
     const plus = await world.hosted('GET', `${path}?desiredDueTime=2030-12-03T18:30:00+01:00`);
     expect([plus.status, plus.body.messagesDetails[1].message]).toEqual([400, expect.stringContaining('write a + offset as %2B')]);

@@ -238,7 +238,8 @@ export const OrderInput = z
   .object({
     orderType: MenuObjectId.meta({ description: 'The `id` of one of the menu’s `orderTypes`.' }),
     deferDue: DueTime.meta({
-      description: 'When the customer wants the order (now for as soon as possible).',
+      description:
+        'When the customer wants the order (now for as soon as possible), with its offset; its year as written (not in UTC) from 2000 to 2099.',
     }),
     items: z.array(OrderItem).min(1, 'must hold at least one item').max(200),
     menuName: Text(100).optional().meta({

@@ -112,10 +112,14 @@ company not granted to you is 404 \`not_found\`. \`Latitude\` is -90 to 90, \`Lo
       'x-company': CompanyId.meta({ description: 'The company whose stores to search (an integer id).' }),
     }),
     query: z.object({
-      Latitude: decimalParam(z.number().min(-90, 'must be -90 to 90').max(90, 'must be -90 to 90')),
-      Longitude: decimalParam(z.number().min(-180, 'must be -180 to 180').max(180, 'must be -180 to 180')),
+      Latitude: decimalParam(z.number().min(-90, 'must be -90 to 90').max(90, 'must be -90 to 90'), 40.7484),
+      Longitude: decimalParam(
+        z.number().min(-180, 'must be -180 to 180').max(180, 'must be -180 to 180'),
+        -73.9857,
+      ),
       Radius: decimalParam(
         z.number().gt(0, 'must be more than 0 miles').max(500, 'must be at most 500 miles'),
+        2.5,
         DEFAULT_RADIUS_MILES,
       ),
     }),
