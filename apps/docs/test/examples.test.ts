@@ -16,7 +16,6 @@ import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { DEMO_COMPANY_ID, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { grantCompany } from '../../platform/src/hosted/companies.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { hmacHex } from '../../platform/src/http/secrets.ts';
 import { verifySignature } from '../../platform/src/webhooks/signature.ts';
 import { findPartner } from '../../platform/src/partners/service.ts';
@@ -26,7 +25,7 @@ import { call } from '../../platform/test/http.ts';
 import type { TestPlatform } from '../../platform/test/platform.ts';
 import { startOnboardingWorld } from '../../platform/src/onboarding/testing.ts';
 import { codeBlocks, isCurl, isShell, type CodeBlock } from './code-blocks.ts';
-import { errorStatusOf, operation, schemaFor } from './schemas.ts';
+import { errorStatusOf, schemaFor } from './schemas.ts';
 import { markdownPages } from './pages.ts';
 
 const run = promisify(execFile);
@@ -66,31 +65,6 @@ describe('JSON examples of the guides', () => {
       if (status) expect(ERROR_CODES[code].status).toBe(status);
     }
   });
-});
-
-// A curl example marked `sends=<operationId>[,<operationId>…]` sends, in its `-d '…'` bodies in that order,
-// the request example of each operation's reference, so a partner who reads both sends the same thing
-// (the Order API guide's order is the one the reference's `ApplyCreditCardPayment` example pays).
-const sendingBlocks = curlBlocks.filter((b) => typeof b.meta.sends === 'string');
-describe('curl examples that send a reference example (sends=<operationId>)', () => {
-  it('exist', () => {
-    expect(sendingBlocks.length).toBeGreaterThan(0);
-  });
-
-  it.each(sendingBlocks.map((b) => [b.where, b] as const))('%s sends the reference examples', (_where, block) => {
-    const ids = String(block.meta.sends).split(',');
-    const sent = [...block.code.matchAll(/-d '([^']*)'/g)].map((m) => JSON.parse(m[1]!) as unknown);
-    expect(sent.length, 'one -d body per operation named').toBe(ids.length);
-    ids.forEach((id, i) => {
-      const request = operation(id).request;
-      const body = request?.body as z.ZodObject | undefined;
-      expect(body, `${id} takes a body`).toBeDefined();
-      // The example holds headers and parameters beside the body's fields: its body is the fields the body has.
-      const example = request!.example as Record<string, unknown>;
-      const exampleBody = Object.fromEntries(Object.keys(body!.shape).filter((k) => k in example).map((k) => [k, example[k]]));
-      expect([id, body!.parse(sent[i])]).toEqual([id, body!.parse(exampleBody)]);
-    });
-  }); // prettier-ignore
 });
 
 /** The sandbox POS, DSP and event provider as the guides use them: base URL, control client, signing identity. */

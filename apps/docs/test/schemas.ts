@@ -32,8 +32,7 @@ export function errorStatusOf(ref: string): number | undefined {
   return status >= 400 ? status : undefined;
 }
 
-/** The operation of an `operationId`. */
-export function operation(id: string): Operation {
+function operation(id: string): Operation {
   return (
     ALL_OPERATIONS.find((op) => op.operationId === id) ?? missing(id, 'no operation has this operationId')
   );
