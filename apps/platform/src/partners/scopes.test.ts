@@ -104,13 +104,13 @@ describe('root client scopes by partner kind', () => {
     await platform.app.ctx.db.execute(
       sql`update api_clients set scopes = '{menu}' where id = ${creds.client_id}`,
     );
-    expect(await commands.setRootScopes(creds.slug, ['sso', 'onboarding'])).toMatchObject({
+    expect(await commands.setRootScopes(creds.slug, ['sso', 'onboarding', 'user'])).toMatchObject({
       kind: 'dsp',
       client_id: creds.client_id,
-      scopes: ['onboarding', 'sso', 'menu'],
+      scopes: ['user', 'onboarding', 'sso', 'menu'],
     });
     const granted = await requestAccessToken(platform.url, creds);
-    expect(granted.scopes).toEqual(['onboarding', 'sso', 'menu']);
+    expect(granted.scopes).toEqual(['user', 'onboarding', 'sso', 'menu']);
     const org = await call('POST', `${platform.url}/onboarding/org`, {
       token: granted.access_token,
       body: {
@@ -120,6 +120,15 @@ describe('root client scopes by partner kind', () => {
       },
     });
     expect(org.status, org.text).toBe(201);
+    // A partner token for that organisation, with a white-label scope of its own.
+    const made = await call('POST', `${platform.url}/tokens`, {
+      token: granted.access_token,
+      body: { org_id: org.body.org_id, token_name: 'bridge', scopes: ['sso'] },
+    });
+    expect(made.status, made.text).toBe(201);
+    const orgCreds = { client_id: made.body.token._id, client_secret: made.body.secret };
+    const orgGrant = await requestAccessToken(platform.url, orgCreds);
+    expect(orgGrant.scopes).toEqual(['sso']);
 
     expect((await commands.setRootScopes(creds.partner_id, [])).scopes).toEqual(['menu']);
     const refreshed = await call('POST', `${platform.url}/oauth/token`, {
@@ -127,6 +136,13 @@ describe('root client scopes by partner kind', () => {
     });
     expect(refreshed.status, refreshed.text).toBe(201);
     expect(refreshed.body.scopes).toEqual(['menu']);
+    // The partner token loses the scope its partner no longer has, refresh and new grants alike.
+    const orgRefreshed = await call('POST', `${platform.url}/oauth/token`, {
+      body: { grant_type: 'refresh_token', ...orgCreds, refresh_token: orgGrant.refresh_token },
+    });
+    expect(orgRefreshed.status, orgRefreshed.text).toBe(201);
+    expect(orgRefreshed.body.scopes).toEqual([]);
+    expect((await requestAccessToken(platform.url, orgCreds)).scopes).toEqual([]);
     await expect(commands.setRootScopes('no-such-partner', [])).rejects.toMatchObject({
       code: 'unknown_partner',
     });
@@ -145,7 +161,7 @@ describe('root client scopes by partner kind', () => {
   });
 });
 
-describe('migration 0023: root clients of non-white-label partners lose the old default', () => {
+describe('migrations 0023 and 0024: non-white-label partners and their partner tokens lose the old default', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stream-migrations-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -167,7 +183,7 @@ describe('migration 0023: root clients of non-white-label partners lose the old 
 
   // Applies every migration to a fresh database: seconds alone, more beside other test files.
   it(
-    'strips the white-label scopes of a defaulted non-white-label root client and its token families, and nothing else',
+    'strips the white-label scopes of a defaulted non-white-label root client, its partner tokens and their token families, and nothing else',
     { timeout: 120_000 },
     async () => {
       const client = await PGlite.create();
@@ -181,16 +197,22 @@ describe('migration 0023: root clients of non-white-label partners lose the old 
           ('ptr_pos', 'pos', 'a-pos', 'A POS', 'x'),
           ('ptr_evt', 'events', 'an-events', 'Events', 'x'),
           ('ptr_wl', 'white_label', 'a-wl', 'WL', 'x');
-        insert into orgs (id, partner_id, name, provider_id) values ('org_dsp', 'ptr_dsp', 'Org', 'm-1');
+        insert into orgs (id, partner_id, name, provider_id) values
+          ('org_dsp', 'ptr_dsp', 'Org', 'm-1'), ('org_evt', 'ptr_evt', 'Org', 'm-2'), ('org_wl', 'ptr_wl', 'Org', 'm-3');
         insert into api_clients (id, partner_id, org_id, name, secret_hash, scopes) values
           ('cli_dsp', 'ptr_dsp', null, 'root', 'h', '${old}'),
-          ('cli_dsp_org', 'ptr_dsp', 'org_dsp', 'org token', 'h', '{onboarding,sso}'),
+          ('cli_dsp_org', 'ptr_dsp', 'org_dsp', 'org token', 'h', '{onboarding,menu,sso}'),
+          ('cli_evt_org', 'ptr_evt', 'org_evt', 'org token', 'h', '{sso,billing}'),
+          ('cli_wl_org', 'ptr_wl', 'org_wl', 'org token', 'h', '{billing,sso}'),
           ('cli_pos', 'ptr_pos', null, 'root', 'h', '{menu,user,onboarding,legacy_onboarding,sso,billing,orders,stores}'),
           ('cli_evt', 'ptr_evt', null, 'root', 'h', '{sso}'),
           ('cli_wl', 'ptr_wl', null, 'root', 'h', '${old}');
         insert into token_families (id, client_id, scopes) values
           ('fam_dsp', 'cli_dsp', '${old}'),
           ('fam_dsp_sso', 'cli_dsp', '{sso}'),
+          ('fam_dsp_org', 'cli_dsp_org', '{sso,menu}'),
+          ('fam_evt_org', 'cli_evt_org', '{billing,sso}'),
+          ('fam_wl_org', 'cli_wl_org', '{billing}'),
           ('fam_pos', 'cli_pos', '{menu,user,orders}'),
           ('fam_evt', 'cli_evt', '{sso}'),
           ('fam_wl', 'cli_wl', '${old}');
@@ -201,7 +223,9 @@ describe('migration 0023: root clients of non-white-label partners lose the old 
         );
         expect(Object.fromEntries(clients.rows.map((r) => [r.id, r.scopes]))).toEqual({
           cli_dsp: [],
-          cli_dsp_org: ['onboarding', 'sso'], // a partner token: its scopes were chosen, left alone
+          cli_dsp_org: ['menu'], // a partner token: no white-label scope its root lost; hosted ones stay
+          cli_evt_org: ['sso'], // the root's explicit sso stays, billing it never had goes
+          cli_wl_org: ['billing', 'sso'],
           cli_pos: ['menu', 'orders', 'stores'], // the hosted scopes of a company grant stay
           cli_evt: ['sso'], // set explicitly (not the old default): left alone
           cli_wl: WHITE_LABEL,
@@ -212,6 +236,9 @@ describe('migration 0023: root clients of non-white-label partners lose the old 
         expect(Object.fromEntries(families.rows.map((r) => [r.id, r.scopes]))).toEqual({
           fam_dsp: [],
           fam_dsp_sso: [],
+          fam_dsp_org: ['menu'],
+          fam_evt_org: ['sso'],
+          fam_wl_org: ['billing'],
           fam_evt: ['sso'],
           fam_pos: ['menu', 'orders'],
           fam_wl: WHITE_LABEL,

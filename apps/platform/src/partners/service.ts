@@ -3,6 +3,7 @@ import {
   ALL_SCOPES,
   defaultRootScopes,
   isHostedScope,
+  WHITE_LABEL_SCOPES,
   type PartnerKind,
   type Scope,
 } from '@stream/contracts/common';
@@ -242,9 +243,10 @@ export async function rotateSecret(
 /**
  * Sets the Partner API scopes (the white-label ones) of a partner's root client, for any kind: the
  * operator's way to give a POS, DSP or event provider white-label work, or to take it back. The
- * hosted scopes the client has (`companies grant`) are kept. Its token families lose what it no
- * longer has, so a refresh cannot keep a scope taken away; new ones come with the next
- * client_credentials grant. Access tokens already issued keep theirs until they expire (an hour).
+ * hosted scopes the client has (`companies grant`) are kept. The partner's tokens (`POST /tokens`)
+ * lose the white-label scopes it no longer has, and every token family what its client no longer
+ * has, so a refresh cannot keep a scope taken away; new ones come with the next client_credentials
+ * grant. Access tokens already issued keep theirs until they expire (an hour).
  */
 export async function setRootScopes(
   db: DbOrTx,
@@ -267,12 +269,23 @@ export async function setRootScopes(
       .update(apiClients)
       .set({ scopes: next, updatedAt: new Date() })
       .where(eq(apiClients.id, client.id));
-    await tx
-      .update(tokenFamilies)
-      .set({
-        scopes: sql`ARRAY(SELECT s FROM unnest(${tokenFamilies.scopes}) WITH ORDINALITY AS t(s, i) WHERE s = ANY(${sql.param(next, apiClients.scopes)}) ORDER BY i)`,
-      })
-      .where(and(eq(tokenFamilies.clientId, client.id), isNull(tokenFamilies.revokedAt)));
+    // Its partner tokens (POST /tokens) hold a white-label scope only while the root client does.
+    const dropped = WHITE_LABEL_SCOPES.filter((s) => !wanted.has(s));
+    await tx.execute(sql`
+      UPDATE ${apiClients} SET scopes = ARRAY(
+        SELECT s FROM unnest(scopes) WITH ORDINALITY AS t(s, i)
+        WHERE NOT s = ANY(${sql.param(dropped, apiClients.scopes)}) ORDER BY i
+      ), updated_at = now()
+      WHERE partner_id = ${partner.id} AND org_id IS NOT NULL
+        AND scopes && ${sql.param(dropped, apiClients.scopes)}`);
+    // Their token families lose what their client no longer has, so a refresh cannot keep it.
+    await tx.execute(sql`
+      UPDATE ${tokenFamilies} f SET scopes = ARRAY(
+        SELECT s FROM unnest(f.scopes) WITH ORDINALITY AS t(s, i) WHERE s = ANY(c.scopes) ORDER BY i
+      )
+      FROM ${apiClients} c
+      WHERE c.id = f.client_id AND c.partner_id = ${partner.id} AND f.revoked_at IS NULL
+        AND NOT (f.scopes <@ c.scopes)`);
     return {
       partner_id: partner.id,
       slug: partner.slug,

@@ -29,12 +29,12 @@ export const CreatePartnerTokenRequest = z
     token_name: TokenName,
     scopes: z.array(PartnerTokenScope).min(1).max(PartnerTokenScope.options.length).meta({
       description:
-        "A subset of the scopes of the token making the call, without the hosted APIs' (`menu`, `orders`, `stores`): those reach every company granted to your partner, so only your own client carries them.",
+        "A subset of the scopes of the token making the call, without the hosted APIs' (`menu`, `orders`, `stores`): those reach every company granted to your partner, so only your own client carries them. A scope Stream later takes from your partner is taken from its partner tokens too (and their refresh tokens).",
     }),
   })
   .meta({ id: 'CreatePartnerToken', description: 'A new partner token.' });
 
-// Strict: a partner token's scopes and secret never change, so a `scopes` field is refused, not ignored.
+// Strict: a partner cannot change a token's scopes or secret, so a `scopes` field is refused, not ignored.
 export const RenamePartnerTokenRequest = z
   .strictObject({ token_name: TokenName })
   .meta({ id: 'RenamePartnerToken', description: 'The new name of a partner token.' });
