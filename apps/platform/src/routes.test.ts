@@ -106,6 +106,8 @@ interface TableEntry {
   url: string;
   prefix: boolean;
   handler: string | undefined;
+  /** Folders the row names (`packages/sandbox/src/`): a prefix row's routes may come from files in them. */
+  folders: string[];
   contract: string | undefined;
   path: string;
 }
@@ -119,6 +121,7 @@ function endpointTable(): TableEntry[] {
     const [what = '', handlerCell = '', contractCell = ''] = line.split('|').slice(1);
     const spans = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
     const handler = spans(handlerCell)[0];
+    const folders = spans(handlerCell).filter((s) => s.endsWith('/'));
     const contract = spans(contractCell).find((c) => c.endsWith('.ts'));
     for (const span of spans(what)) {
       const exact = /^([A-Z]+(?:\/[A-Z]+)*) (\/\S*)$/.exec(span);
@@ -131,11 +134,20 @@ function endpointTable(): TableEntry[] {
             path: exact[2]!,
             prefix: false,
             handler,
+            folders,
             contract,
           });
         }
       } else if (/^\/\S*\/\*$/.test(span)) {
-        entries.push({ row: line, url: span.slice(0, -1), path: span, prefix: true, handler, contract });
+        entries.push({
+          row: line,
+          url: span.slice(0, -1),
+          path: span,
+          prefix: true,
+          handler,
+          folders,
+          contract,
+        });
       }
     }
   }
@@ -157,7 +169,26 @@ describe("ARCHITECTURE.md's endpoint table", () => {
       expect(rows, `${r.method} ${r.url} (from ${r.source}) has no row, or several`).toHaveLength(1);
       const row = rows[0]!;
       if (!row.prefix) expect(`${SRC}${row.handler}`, row.row).toBe(r.source);
+      // A prefix row's routes come from its handler, or from a file in a folder the row names.
+      else
+        expect(
+          r.source === `${SRC}${row.handler}` || row.folders.some((f) => r.source?.startsWith(f)),
+          `${r.method} ${r.url} is mounted from ${r.source}, which its row does not name: ${row.row}`,
+        ).toBe(true);
     }
+  });
+
+  it("names every admin route in The CLI's admin endpoint list, and no other", () => {
+    const text = readFileSync(join(REPO, 'ARCHITECTURE.md'), 'utf8');
+    const list = text.split('**Admin endpoint**')[1]?.split('Registered on every')[0] ?? '';
+    const shape = (url: string) => url.replace(/\{[^}]+\}|:[^/]+/g, '{}');
+    const documented = [...list.replace(/\s+/g, ' ').matchAll(/`([A-Z|]+) (\/_admin\/[^`]*)`/g)].flatMap(
+      (m) => m[1]!.split('|').map((method) => `${method} ${shape(m[2]!)}`),
+    );
+    const mounted = routes
+      .filter((r) => r.url.startsWith('/_admin/'))
+      .map((r) => `${r.method} ${shape(r.url)}`);
+    expect(documented.sort()).toEqual(mounted.sort());
   });
 
   it('lists no route that is not mounted, and names the contract file that declares it', () => {
