@@ -1,7 +1,7 @@
 import type { AnyJobKind } from './jobs/kinds.ts';
 import { eventDelivery } from './events/delivery.ts';
 import { menuIngest, menuNotifyPos, menuPublish } from './menus/publish.ts';
-import { partnerHttp } from './jobs/partner-http.ts';
+import { partnerHttp } from './connectors/partner-http.ts';
 import { connectJob, disconnectJob } from './onboarding/connection-jobs.ts';
 import { dspCall, posCall, posUpdateCall } from './orders/calls.ts';
 import { confirmationTimeout, releaseJob } from './orders/effects.ts';

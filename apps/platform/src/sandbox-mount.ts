@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildSandbox } from '@stream/sandbox';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from './db/client.ts';
-import { rowsOf } from './jobs/sql.ts';
+import { rowsOf } from './db/sql.ts';
 import { decrypt } from './http/secrets.ts';
 import { menuFileUrl } from './menus/files.ts';
 import { findPartner, webhookSecretOf } from './partners/service.ts';

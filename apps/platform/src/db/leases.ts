@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from './client.ts';
-import { msInterval, rowsOf } from '../jobs/sql.ts';
+import { msInterval, rowsOf } from './sql.ts';
 
 /**
  * Takes (or renews) the named lease for `ms` when it is free, expired, or already `holder`'s;

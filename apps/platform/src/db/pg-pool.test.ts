@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, testDatabase } from '../../test/db.ts';
 import { PLATFORM_ERRORS } from '../http/api.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from './sql.ts';
 import type { Database } from './client.ts';
 import { isConnectionLost } from './errors.ts';
 import { resilientPool } from './pg-pool.ts';

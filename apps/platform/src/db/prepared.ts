@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from './client.ts';
 
 /**
  * A statement built once per database handle instead of once per request. Drizzle builds the SQL

@@ -8,7 +8,7 @@ import { waitFor } from '../../test/wait.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { directCommands } from '../admin/commands.ts';
 import { CIRCUIT } from '../jobs/circuit.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import type { PartnerCredentials } from '../partners/service.ts';
 import {
   dspEvent,

@@ -3,7 +3,7 @@ import type { HostedMessage } from '@stream/contracts/envelopes';
 import { authOf } from '../auth/bearer.ts';
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/client.ts';
-import { answerOnce, type Answer } from '../db/idempotency-keys.ts';
+import { answerOnce, type Answer } from '../http/idempotency-keys.ts';
 import { transaction } from '../jobs/outbox.ts';
 
 /** A hosted API's success answer: `{data, message, messagesDetails}`. */

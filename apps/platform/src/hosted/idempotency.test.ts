@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EXAMPLE_ORDER } from '@stream/contracts/apis/hr-orders/index';
 import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
-import { pruneIdempotencyKeys } from '../db/idempotency-keys.ts';
+import { pruneIdempotencyKeys } from '../http/idempotency-keys.ts';
 import { hostedOrders, idempotencyKeys, storeEmails } from '../db/schema/index.ts';
 import { hostedSuite, hostedWorld, type HostedWorld } from './testing.ts';
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { newId } from '../db/ids.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import { apiClients, lifecycleEvents, locationBindings, menuPublications } from '../db/schema/index.ts';
 import { activeLocationRow } from '../onboarding/testing.ts';
 import { startOrderWorld, type OrderWorld } from '../orders/testing.ts';

@@ -11,7 +11,7 @@ import { deliveryAttempts, jobs } from '../db/schema/index.ts';
 import { deliver } from '../connectors/http.ts';
 import { defineJobKind, PermanentJobError, type AnyJobKind } from './kinds.ts';
 import { enqueue, InvalidJobPayloadError, runJobsHere, transaction } from './outbox.ts';
-import { definePartnerCallKind, enqueuePartnerCall } from './partner-http.ts';
+import { definePartnerCallKind, enqueuePartnerCall } from '../connectors/partner-http.ts';
 import { startPartnerServer, waitFor, type PartnerServer } from './testing.ts';
 import { startWorker } from './worker.ts';
 

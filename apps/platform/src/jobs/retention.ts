@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { pruneIdempotencyKeys } from '../db/idempotency-keys.ts';
+import { pruneIdempotencyKeys } from '../http/idempotency-keys.ts';
 import { acquireLease, releaseLease } from '../db/leases.ts';
-import { msInterval, rowsOf } from './sql.ts';
+import { msInterval, rowsOf } from '../db/sql.ts';
 
 /** Retention defaults: finished jobs and their delivery attempts are kept 30 days, pruned hourly. */
 export const RETENTION_DEFAULTS = { days: 30, intervalMs: 60 * 60 * 1000, batchSize: 1000 };

@@ -13,7 +13,7 @@ import {
   type Job,
   type JobKind,
 } from './kinds.ts';
-import { msInterval, rowsOf } from './sql.ts';
+import { msInterval, rowsOf } from '../db/sql.ts';
 import { atOnce, transaction, type AdoptedJob, type LocalRunner } from './outbox.ts';
 import { compose, part, run, statement, type Part } from '../db/raw.ts';
 

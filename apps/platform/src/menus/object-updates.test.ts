@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOG } from '@stream/sandbox/catalog';
 import { sql } from 'drizzle-orm';
 import { call } from '../../test/http.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import { waitFor } from '../../test/wait.ts';
 import {
   moveClock,

@@ -5,7 +5,7 @@ import type { MenuFile } from '@stream/contracts/apis/become-a-dsp/menu-file';
 import type { DbOrTx } from '../db/client.ts';
 import { menuItems, menuPublications } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import type { OrgLocation } from '../onboarding/bindings.ts';
 import { sendStoreEventToDsp } from '../orders/calls.ts';
 import { activeAt, familyVariation, streamIdOf } from './build.ts';

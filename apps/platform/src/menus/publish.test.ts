@@ -5,7 +5,7 @@ import { DEMO_CATALOG } from '@stream/sandbox/catalog';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import { requestAccessToken } from '../auth/testing.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import {
   moveClock,
   newOrder,

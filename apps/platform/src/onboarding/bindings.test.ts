@@ -5,7 +5,7 @@ import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { waitFor } from '../../test/wait.ts';
 import { testPartner } from '../auth/testing.ts';
 import { newId } from '../db/ids.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import { locationBindings, orgLocations } from '../db/schema/index.ts';
 import { moveBindings } from './bindings.ts';
 import { activeLocationRow, integrationRow } from './testing.ts';

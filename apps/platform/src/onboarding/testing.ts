@@ -6,7 +6,7 @@ import { sandboxControl, type SandboxControl } from '@stream/sandbox';
 import { call, type TestResponse } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { requestAccessToken } from '../auth/testing.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { newId } from '../db/ids.ts';
 import { integrations, orgLocations as orgLocationsTable } from '../db/schema/index.ts';

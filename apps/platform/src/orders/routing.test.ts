@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { PosOrder } from '@stream/contracts/apis/become-a-pos/index';
 import { ORDER_DELIVERY } from './calls.ts';

@@ -14,7 +14,7 @@ import { mountSandbox } from '../sandbox-mount.ts';
 import { findPartner } from '../partners/service.ts';
 import { ensureSandboxPartners, sandboxControlClients, sandboxCredentials } from '../sandbox-bootstrap.ts';
 import { startPlatform } from '../server.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import {

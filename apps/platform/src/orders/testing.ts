@@ -12,7 +12,7 @@ import { call, type TestResponse } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { waitFor } from '../../test/wait.ts';
 import { requestAccessToken } from '../auth/testing.ts';
-import { rowsOf } from '../jobs/sql.ts';
+import { rowsOf } from '../db/sql.ts';
 import { CONNECTION_BACKOFF } from '../onboarding/connection-jobs.ts';
 import type { PartnerCredentials } from '../partners/service.ts';
 import { ORDER_DELIVERY, POS_UPDATE_DELIVERY } from './calls.ts';

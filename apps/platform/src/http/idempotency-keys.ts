@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { ApiError } from '../http/errors.ts';
-import { msInterval, rowsOf } from '../jobs/sql.ts';
-import type { Db, Tx } from './client.ts';
-import { idempotencyKeys } from './schema/index.ts';
+import { ApiError } from './errors.ts';
+import { msInterval, rowsOf } from '../db/sql.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema/index.ts';
 
 /** How long a key's answer is kept and replayed (Stripe's 24 hours); after that the key is new again. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
-import { deliver } from '../connectors/http.ts';
-import { defineJobKind, PermanentJobError, type DeadJob, type JobKind } from './kinds.ts';
-import { enqueue, type EnqueueInput } from './outbox.ts';
+import { deliver } from './http.ts';
+import { defineJobKind, PermanentJobError, type DeadJob, type JobKind } from '../jobs/kinds.ts';
+import { enqueue, type EnqueueInput } from '../jobs/outbox.ts';
 
 /** One call to a partner, as stored in the job: everything needed to send it again. */
 export const PartnerHttpPayload = z.object({
