@@ -13,13 +13,16 @@ Commands:
   partners list           list partners, without secrets (except the sandbox partners')
   partners rotate-secret  replace a partner's client and/or webhook secret
   partners go-live        move a certified partner from sandbox to live
+  partners set-scopes     set the Partner API scopes of a partner's root client
   keys rotate             sign Partner API tokens with a new key from now on
   orders show <id>        an order and its timeline (every webhook, status change and call)
   events list|enable|disable|status
                           which event providers hear a location's orders; their circuits
   menus publish <id>      pull a location's catalog and publish its menus now
   partners menu-settings  how a DSP takes its menus (v2 flag, nesting, price platform)
-  companies import|grant  hosted APIs: import a company's stores and menus; let a partner call them
+  companies import|grant|order-status
+                          hosted APIs: import a company's stores and menus; let a partner call
+                          them; move a hosted order to a status
   certify pos|dsp|events  certify a partner's implementation against the contract (no database needed)
 Run "stream-platform <command> --help" for a command's options; "stream-platform --version"
 prints the platform's version.
