@@ -1,4 +1,5 @@
 import { defineCapability } from '../../http/api.ts';
+import { keepSentBodies } from '../ignored-fields.ts';
 import { queryAnyCase } from '../query-any-case.ts';
 import { registerDeliveryMetricsRoute } from './delivery-metrics.route.ts';
 import { registerEmailRoute } from './email.route.ts';
@@ -14,6 +15,8 @@ import { registerSystemConfigurationRoute } from './system-configuration.route.t
 /** `/Stores/*`: the hosted Store API (search, a store, its service types, system message, zones, credentials, order types). */
 export const hostedStoresCapability = defineCapability('/Stores', (scope) => {
   queryAnyCase(scope);
+  // Body field names in any case, as the Menu and Order APIs read them; the bodies stay strict.
+  keepSentBodies(scope);
   registerStoresRoute(scope);
   registerServiceTypesRoute(scope);
   registerSystemConfigurationRoute(scope);

@@ -195,6 +195,16 @@ describe('a store', () => {
     expect((await world.hosted('PATCH', path, { body: { data: { message: null } } })).body.data).toEqual({ message: null });
     expect((await world.hosted('PATCH', '/Stores/3101/SystemConfiguration', { body: { data: { message: 'x' } } })).status).toBe(404);
   }); // prettier-ignore
+
+  it('reads body field names in any case, as the Menu and Order APIs do, and still refuses one it does not have', async () => {
+    const path = `/Stores/${DEMO_STORE_ID}/SystemConfiguration`;
+    const set = await world.hosted('PATCH', path, { body: { Data: { Message: 'Back at 6' } } });
+    expect([set.status, set.body.data, set.body.messagesDetails]).toEqual([200, { message: 'Back at 6' }, []]);
+    const unknown = await world.hosted('PATCH', path, { body: { Data: { Message: 'x', Theme: 'dark' } } });
+    expect([unknown.status, unknown.body.messagesDetails[0].id, unknown.body.messagesDetails[0].message]).toEqual([400, 'validation_failed', expect.stringContaining('Theme')]);
+    expect((await world.hosted('GET', path)).body.data).toEqual({ message: 'Back at 6' });
+    await world.hosted('PATCH', path, { body: { data: { message: null } } });
+  }); // prettier-ignore
 });
 
 describe('zones, credentials and order types', () => {
