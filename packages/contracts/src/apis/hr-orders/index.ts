@@ -166,7 +166,11 @@ const placedExample = {
   rejectReason: null,
   startTime: '2026-12-01T22:41:07.000Z',
   payments: [],
-  stages: [{ name: 'accepted', startTime: '2026-12-01T22:41:07.000Z', endTime: null }],
+  // One stage per status held: `created` ends as the order is accepted, in the same transaction.
+  stages: [
+    { name: 'created', startTime: '2026-12-01T22:41:07.000Z', endTime: '2026-12-01T22:41:07.000Z' },
+    { name: 'accepted', startTime: '2026-12-01T22:41:07.000Z', endTime: null },
+  ],
 };
 
 export const createOrder = defineOperation({
