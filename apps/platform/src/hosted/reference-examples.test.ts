@@ -5,6 +5,14 @@
  * with a token got as README's "A first call" gets it, and checks that the answer is the documented
  * success status and the documented response example, field for field, but for the fields the
  * platform generates (GENERATED below).
+ *
+ * State an example needs and the demo lacks, made by another example first (never skipped):
+ * getSystemConfiguration's message (patchSystemConfiguration's), getStoreEmail's id and its sent status
+ * (sendStoreEmail's, written by the outbox as `npm start` does without SMTP_URL), the order of
+ * getHostedOrder, getHostedOrderStatus, listHostedOrders, applyCreditCardPayment and cancelHostedOrder
+ * (createOrder's; 4711 in the examples), cancelHostedOrderByReference's order placed with DoorDash
+ * (createOrder's, again), and the out-of-stock garlic knots (patchMenu's). No example needs state that
+ * no example makes.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Operation } from '@stream/contracts/operation';
@@ -66,6 +74,9 @@ const OPERATIONS: Operation[] = [
 interface Given {
   params?: Record<string, string | number>;
   headers?: Record<string, string>;
+  /** The documented answer other than the success to check, with the body that makes it. */
+  status?: number;
+  body?: unknown;
 }
 
 let platform: TestPlatform;
@@ -109,7 +120,7 @@ async function send(op: Operation, given: Given = {}): Promise<TestResponse> {
   const res = await call(op.method, `${platform.url}${path}${search ? `?${search}` : ''}`, {
     token,
     headers,
-    ...(hasBody ? { body: request.example } : {}),
+    ...(hasBody ? { body: given.body ?? request.example } : {}),
   });
   replayed.add(op.operationId);
   return res;
@@ -127,11 +138,11 @@ function* pairs(example: unknown, answer: unknown, pattern: string[]): Generator
 }
 
 /** The documented answer, with the generated fields the platform answered. */
-function expected(op: Operation, answer: { data?: unknown }): unknown {
-  const status = successStatus(op);
+function expected(op: Operation, status: number, answer: { data?: unknown }): unknown {
   const doc = structuredClone(JSON.parse(JSON.stringify(op.responses[status]!.example))) as {
     data: unknown;
     message: string;
+    messagesDetails: { message: string }[];
   };
   for (const path of GENERATED[op.operationId] ?? []) {
     const parts = path.split('.');
@@ -143,7 +154,9 @@ function expected(op: Operation, answer: { data?: unknown }): unknown {
       if (was === undefined || was === null) continue; // a null (no end yet) must be null
       (exampleParent as Record<string, unknown>)[last] = is;
       if ((typeof was === 'string' || typeof was === 'number') && is !== undefined) {
-        doc.message = doc.message.replaceAll(String(was), String(is));
+        for (const said of [doc, ...doc.messagesDetails]) {
+          said.message = said.message.replaceAll(String(was), String(is));
+        }
       }
     }
   }
@@ -161,9 +174,10 @@ function successStatus(op: Operation): number {
 /** Replays the example and checks the answer against the documented one; answers the answer's data. */
 async function replay(op: Operation, given: Given = {}) {
   const res = await send(op, given);
-  expect(res.status, `${op.operationId}: ${res.text.slice(0, 500)}`).toBe(successStatus(op));
+  const status = given.status ?? successStatus(op);
+  expect(res.status, `${op.operationId}: ${res.text.slice(0, 500)}`).toBe(status);
   // Soft: one run shows every field that differs, in every operation of the sequence.
-  expect.soft(res.body, op.operationId).toEqual(expected(op, res.body));
+  expect.soft(res.body, op.operationId).toEqual(expected(op, status, res.body));
   return res.body.data;
 }
 
@@ -213,6 +227,15 @@ describe('the Order API reference, replayed against the demo', () => {
     await replay(orderApi.listHostedOrders);
     await replay(orderApi.applyCreditCardPayment, { ...id, headers: STORE });
     await replay(orderApi.cancelHostedOrder, id);
+  });
+
+  it('places the example order for 06:30, before Pickup opens: the documented 422 rejection', async () => {
+    const body = orderApi.createOrder.request.example;
+    await replay(orderApi.createOrder, {
+      headers: ORDER_HEADERS,
+      status: 422,
+      body: { ...body, data: { ...body.data, deferDue: '2026-12-01T06:30:00-05:00' } },
+    });
   });
 
   it('cancels the example order by its reference (placed again, as the newest with it)', async () => {

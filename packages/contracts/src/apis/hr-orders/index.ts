@@ -207,20 +207,25 @@ rejected order included) and places nothing. ${STORE}`,
       schema: hostedAnswer(HostedOrder.nullable()),
       headers: REPLAYED_HEADER,
       example: {
+        // The example order wanted at 06:30, before Pickup opens at 10:00.
         data: {
           ...placedExample,
+          deferDue: '2026-12-01T06:30:00-05:00',
           status: 'rejected',
           estimatedTime: null,
           rejectReason: 'storeClosed',
-          stages: [],
+          stages: [
+            { ...placedExample.stages[0] },
+            { name: 'rejected', startTime: '2026-12-01T22:41:07.000Z', endTime: null },
+          ],
         },
         message:
-          'Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store’s time zone.',
+          "Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store's time zone.",
         messagesDetails: [
           {
             id: 'order_rejected',
             message:
-              'Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store’s time zone.',
+              "Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store's time zone.",
             messageType: 'ERROR',
           },
         ],
