@@ -17,9 +17,14 @@ export interface HostedWorld {
   ): Promise<TestResponse>;
 }
 
-/** Imports the demo company (once per database) and a new partner granted it. */
+/**
+ * Imports the demo company (once per database; not with the sandbox on, where the platform seeded it
+ * itself as `npm start` does) and a new partner granted it.
+ */
 export async function hostedWorld(platform: TestPlatform): Promise<HostedWorld> {
-  await importCompany(platform.app.ctx.db, platform.config.encryptionKey, DEMO_COMPANY);
+  if (!platform.config.sandbox) {
+    await importCompany(platform.app.ctx.db, platform.config.encryptionKey, DEMO_COMPANY);
+  }
   const created = await testPartner(platform);
   await grantCompany(platform.app.ctx.db, DEMO_COMPANY.company.id, created.partner_id);
   // A token asked for after the grant: the grant is what gives the client the hosted scopes.

@@ -29,7 +29,11 @@ const serviceTypeQuery = z.object({
   }),
 });
 
-const exampleMenu = { id: 1, ...DEMO_MENU };
+/** The demo store's menu as the API answers it (every default filled in), and after patchMenu's example. */
+const exampleMenu = Menu.parse({ id: 1, ...DEMO_MENU });
+const patchedMenu = structuredClone(exampleMenu);
+patchedMenu.groups[1]!.items[0]!.isAvailable = false;
+patchedMenu.groups[0]!.items[0]!.priceInfo.price = 1850;
 const ok = (message: string, data: unknown) => ({ data, message, messagesDetails: [] });
 
 export const getMenu = defineOperation({
@@ -108,7 +112,7 @@ ${STORE}`,
     200: {
       description: 'The patched menu.',
       schema: hostedAnswer(Menu),
-      example: ok('Menu Main patched: 3 operations applied.', exampleMenu),
+      example: ok('Menu Main patched: 3 operations applied.', patchedMenu),
     },
   },
   errors: [...HOSTED_BODY_ERRORS, 'invalid_patch', 'patch_not_allowed', 'patch_test_failed', 'menu_invalid'],
@@ -137,6 +141,9 @@ service type). ${STORE}`,
   errors: HOSTED_ERRORS,
 });
 
+/** A menu the demo store does not have yet (its `Main` would be 409), for Google Ordering only. */
+const cateringMenu = { ...DEMO_MENU, displayName: 'Catering', serviceTypes: ['GoogleOrdering'] } as const;
+
 export const createMenu = defineOperation({
   ...common,
   operationId: 'createMenu',
@@ -153,13 +160,13 @@ of that name already in the store is 409 \`menu_exists\` (change it with PATCH).
     headers,
     body: z.object({ data: MenuInput }),
     nullIsAbsent: true,
-    example: { data: DEMO_MENU },
+    example: { data: cateringMenu },
   },
   responses: {
     201: {
       description: 'The menu, with its id.',
       schema: hostedAnswer(Menu),
-      example: ok('Menu Main created.', exampleMenu),
+      example: ok('Menu Catering created.', Menu.parse({ id: 3, ...cateringMenu })),
     },
   },
   errors: [...HOSTED_BODY_ERRORS, 'menu_exists', 'menu_invalid'],
@@ -188,14 +195,14 @@ menu offering it. ${STORE}`,
       schema: hostedAnswer(z.array(MenuDiscount)),
       example: ok(
         '4 discounts.',
-        DEMO_MENU.availableDiscounts.map((d) => ({ ...d, menuName: 'Main' })),
+        exampleMenu.availableDiscounts.map((d) => ({ ...d, menuName: 'Main' })),
       ),
     },
   },
   errors: HOSTED_ERRORS,
 });
 
-/** What both out-of-stock lists answer. */
+/** What both out-of-stock lists answer (the demo's, after patchMenu's example marked garlic knots out). */
 const outOfStockAnswer = {
   responses: {
     200: {
@@ -203,7 +210,7 @@ const outOfStockAnswer = {
       schema: hostedAnswer(z.array(OutOfStockItem)),
       example: ok('2 out of stock.', [
         { stockItemId: 'gluten-free', stockItemType: 'modifier' },
-        { stockItemId: 'beer-lager', stockItemType: 'item' },
+        { stockItemId: 'garlic-knots', stockItemType: 'item' },
       ]),
     },
   },

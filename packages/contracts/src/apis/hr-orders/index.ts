@@ -166,7 +166,11 @@ const placedExample = {
   rejectReason: null,
   startTime: '2026-12-01T22:41:07.000Z',
   payments: [],
-  stages: [{ name: 'accepted', startTime: '2026-12-01T22:41:07.000Z', endTime: null }],
+  // One stage per status held: `created` ends as the order is accepted, in the same transaction.
+  stages: [
+    { name: 'created', startTime: '2026-12-01T22:41:07.000Z', endTime: '2026-12-01T22:41:07.000Z' },
+    { name: 'accepted', startTime: '2026-12-01T22:41:07.000Z', endTime: null },
+  ],
 };
 
 export const createOrder = defineOperation({
@@ -203,20 +207,25 @@ rejected order included) and places nothing. ${STORE}`,
       schema: hostedAnswer(HostedOrder.nullable()),
       headers: REPLAYED_HEADER,
       example: {
+        // The example order wanted at 06:30, before Pickup opens at 10:00.
         data: {
           ...placedExample,
+          deferDue: '2026-12-01T06:30:00-05:00',
           status: 'rejected',
           estimatedTime: null,
           rejectReason: 'storeClosed',
-          stages: [],
+          stages: [
+            { ...placedExample.stages[0] },
+            { name: 'rejected', startTime: '2026-12-01T22:41:07.000Z', endTime: null },
+          ],
         },
         message:
-          'Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store’s time zone.',
+          "Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store's time zone.",
         messagesDetails: [
           {
             id: 'order_rejected',
             message:
-              'Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store’s time zone.',
+              "Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store's time zone.",
             messageType: 'ERROR',
           },
         ],

@@ -337,24 +337,16 @@ granted the store's company. ${WHO}`,
     200: {
       description: 'The credentials.',
       schema: hostedAnswer(z.array(GatewayCredentials)),
-      example: ok('1 credential.', [
-        { id: 'primary', accountToken: 'tok_live_9f3c1a', acceptorId: '3928907', terminalId: '0001' },
-      ]),
+      example: ok('1 credential.', DEMO_COMPANY.stores[0].gatewayCredentials),
     },
   },
   errors: HOSTED_ERRORS,
 });
 
-const exampleOrderType = {
-  id: 'Pickup',
-  estimatedTime: 20,
-  estimatedTimeManager: null,
-  estimatedTimeManagerDate: null,
-  orderTypeCategory: 'Pickup',
-  serviceTypes: ['None'],
-  paymentTypes: [{ id: 'card', paymentTypeCategory: 'CreditCard' }],
-  orderChannels: [{ id: 'web', name: 'Website' }],
-};
+/** The demo store's order types as the API answers them: Pickup (every service type) and Delivery. */
+const [exampleOrderType, exampleDeliveryType] = DEMO_COMPANY.stores[0].orderTypes.map((t) =>
+  StoreOrderType.parse(t),
+) as [StoreOrderType, StoreOrderType];
 const orderTypeParams = storeParams.extend({
   orderType: MenuObjectId.meta({
     description: 'The order type id, in any case (`pickup` is `Pickup`); an exact match wins.',
@@ -377,7 +369,7 @@ export const listStoreOrderTypes = defineOperation({
     200: {
       description: 'The order types.',
       schema: hostedAnswer(z.array(StoreOrderType)),
-      example: ok('1 order type.', [exampleOrderType]),
+      example: ok('2 order types.', [exampleOrderType, exampleDeliveryType]),
     },
   },
   errors: HOSTED_ERRORS,
@@ -706,6 +698,13 @@ the schema does not name is 400, so a misspelt recipient list is never dropped s
   ...emailAnswers,
 });
 
+/** The WARNING every PostEmail answer carries. */
+export const POST_EMAIL_DEPRECATED = {
+  id: 'deprecated',
+  message: 'PostEmail is deprecated: use POST /Stores/{id}/Email.',
+  messageType: 'WARNING',
+} as const;
+
 export const postStoreEmail = defineOperation({
   ...common,
   operationId: 'postStoreEmail',
@@ -716,6 +715,12 @@ export const postStoreEmail = defineOperation({
   deprecated: true,
   request: emailRequest,
   ...emailAnswers,
+  responses: {
+    202: {
+      ...emailAnswers.responses[202],
+      example: { ...queuedExample, messagesDetails: [POST_EMAIL_DEPRECATED] },
+    },
+  },
 });
 
 export const getStoreEmail = defineOperation({
