@@ -195,7 +195,10 @@ export const Payment = z
     last4Digits: z.string().nullable(),
     tip: z.number().int(),
     amount: z.number().int(),
-    paymentTime: z.iso.datetime(),
+    paymentTime: z.iso.datetime().meta({
+      description:
+        "When the platform recorded the payment (UTC; for a captured authorization, when the authorization was recorded). The gateway's own time is the transaction's `transactionDateTime`, kept with the transaction record.",
+    }),
   })
   .meta({ id: 'Payment' });
 
