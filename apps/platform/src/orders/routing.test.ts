@@ -393,6 +393,20 @@ describe('a new order', () => {
     );
   });
 
+  it('a POS answering a prep time past a day fails the order at the DSP (it never stays received)', async () => {
+    w.pos.answer = (body) =>
+      body.type === 'order.created'
+        ? { status: 200, body: { order: { provider_id: 'pos-slow', prep_time_minutes: 1e300 } } }
+        : { status: 204 };
+    const { dspId, id } = await place();
+    const fail = await dspEvent(w, dspId, 'location.order.fail');
+    expect(fail.body).toMatchObject({ failure_reason: 'unknown' });
+    expect(
+      (fail.body as { failure_details: { error_message: string } }).failure_details.error_message,
+    ).toMatch(/prep_time_minutes.*at most 1440 minutes/);
+    expect((await orderRow(w, id))?.status).toBe('failed');
+  });
+
   it('posted five times at once makes one POS order and one outcome, each post answered alike', async () => {
     w.pos.answer = () => accept('pos-dup');
     const body = newOrder(w);
@@ -991,6 +1005,23 @@ describe('the order and its timeline, for partners', () => {
           },
         ],
       });
+    }
+  });
+});
+
+describe("a POS location's prep time", () => {
+  it('past a day (or past what the database holds) is a 502 naming the field at ingest, never a 500', async () => {
+    w.pos.prepTimeMinutes = 3_000_000_000;
+    try {
+      const res = await call('POST', `${w.url}/onboarding/locations/ingest`, {
+        token: w.token,
+        body: { onboarding_id: w.onboardings.pos, locations: [{ provider_id: 'loc-2' }] },
+      });
+      expect(res.status, res.text).toBe(502);
+      expect(res.body.error.code).toBe('partner_unreachable');
+      expect(res.body.error.message).toMatch(/prep_time_minutes.*at most 1440 minutes/);
+    } finally {
+      w.pos.prepTimeMinutes = 15;
     }
   });
 });
