@@ -107,6 +107,11 @@ export const SentPhoneE164 = z
  * read as ms it is a day in 1970, a pause over before it began. Refused, saying so.
  */
 export const EPOCH_MS_MIN = 1_000_000_000_000;
+/**
+ * The last millisecond of the year 9999: later, a JS `Date` writes a six-digit year (or none at all
+ * past 8.64e15) that PostgreSQL refuses, so a time past it would fail where it is stored (a 500).
+ */
+export const EPOCH_MS_MAX = 253_402_300_799_999;
 /** A time as epoch milliseconds (an integer), refusing a value in seconds with a sentence saying so. */
 export const epochMs = () =>
   z
@@ -115,4 +120,7 @@ export const epochMs = () =>
     .refine((v) => v >= EPOCH_MS_MIN, {
       error: (issue) =>
         `must be epoch milliseconds; ${String(issue.input)} looks like seconds (multiply by 1000).`,
+    })
+    .refine((v) => v <= EPOCH_MS_MAX, {
+      error: `must be epoch milliseconds before the year 10000 (at most ${EPOCH_MS_MAX}).`,
     });
