@@ -103,6 +103,16 @@ export const SentPhoneE164 = z
   });
 
 /**
+ * An absolute http(s) URL a partner sends that the platform passes on or redirects a browser to:
+ * `javascript:`, `data:` or `file:` would reach another partner's pages. Zod's "Invalid URL" would
+ * not say that the scheme is the problem.
+ */
+export const httpUrl = () =>
+  z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+    .max(2048, 'must be at most 2048 characters');
+
+/**
  * Before this (2001-09-09) an "epoch ms" time is almost surely seconds sent where milliseconds go:
  * read as ms it is a day in 1970, a pause over before it began. Refused, saying so.
  */

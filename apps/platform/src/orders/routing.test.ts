@@ -662,6 +662,25 @@ describe('after acceptance', () => {
     expect((await orderRow(w, id))!.delivery_status).toBeNull();
   }); // prettier-ignore
 
+  it('refuses a driver picture_url that is not an http(s) URL with 400 naming the field, and relays nothing', async () => {
+    const { dspId, id } = await accepted('pos-delivery-bad-picture');
+    for (const picture_url of ['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', '/img/driver.jpg']) {
+      const res = await postDsp(w, {
+        type: 'delivery_status_update',
+        location_id: w.store,
+        order_id: dspId,
+        delivery_status: 'enroute_to_pickup',
+        driver_details: { name: 'Sam', picture_url },
+      });
+      expect([res.status, res.body.error?.code], picture_url).toEqual([400, 'validation_failed']);
+      expect(res.body.error.details).toEqual([
+        { path: 'body.driver_details.picture_url', message: 'must be an absolute http or https URL' },
+      ]);
+    }
+    expect(posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.updated')).toEqual([]);
+    expect((await orderRow(w, id))!.delivery_status).toBeNull();
+  }); // prettier-ignore
+
   it('a driver recorded before phones were checked reaches the POS with its phone as E.164, or without it', async () => {
     for (const [stored, relayed] of [['+1 (415) 555-0199', '+14155550199'], ['415-555-0199', undefined]] as const) {
       const { dspId, id } = await accepted(`pos-legacy-${relayed ?? 'none'}`);
