@@ -1043,4 +1043,19 @@ describe("a POS location's prep time", () => {
       w.pos.prepTimeMinutes = 15;
     }
   });
+
+  it('a location name holding NUL (text PostgreSQL cannot store) is a 502 naming the field, never a 500', async () => {
+    w.pos.names['loc-2'] = 'Tacos\u0000 Downtown';
+    try {
+      const res = await call('POST', `${w.url}/onboarding/locations/ingest`, {
+        token: w.token,
+        body: { onboarding_id: w.onboardings.pos, locations: [{ provider_id: 'loc-2' }] },
+      });
+      expect(res.status, res.text).toBe(502);
+      expect(res.body.error.code).toBe('partner_unreachable');
+      expect(res.body.error.message).toMatch(/locations\[1\]\.name: must not contain the NUL character/);
+    } finally {
+      delete w.pos.names['loc-2'];
+    }
+  });
 });

@@ -45,6 +45,8 @@ export interface FakePartner {
   locations: string[];
   /** The `prep_time_minutes` each listed location has (default 15). */
   prepTimeMinutes: number;
+  /** A listed location's name when not its id. */
+  names: Record<string, string>;
   /** Answers the location connection calls (default 204). */
   connection: (body: Record<string, unknown>) => Answer;
   /** POS: what `GET /stream-pos/v1/catalog` answers (default: an empty catalog), in a 200 unless `catalogAnswer`. */
@@ -62,6 +64,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
     answer: () => ({ status: 200, body: {} }),
     locations: type === 'pos' ? ['loc-1', 'loc-2'] : ['store-1', 'store-2'],
     prepTimeMinutes: 15,
+    names: {},
     connection: () => ({ status: 204 }),
     catalog: {},
     server: null!,
@@ -103,7 +106,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
           body: {
             locations: p.locations.map((id) => ({
               provider_id: id,
-              name: id,
+              name: p.names[id] ?? id,
               prep_time_minutes: p.prepTimeMinutes,
             })),
           },
