@@ -103,10 +103,25 @@ export const SentPhoneE164 = z
   });
 
 /**
+ * An absolute http(s) URL a partner sends that the platform passes on or redirects a browser to:
+ * `javascript:`, `data:` or `file:` would reach another partner's pages. Zod's "Invalid URL" would
+ * not say that the scheme is the problem.
+ */
+export const httpUrl = () =>
+  z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+    .max(2048, 'must be at most 2048 characters');
+
+/**
  * Before this (2001-09-09) an "epoch ms" time is almost surely seconds sent where milliseconds go:
  * read as ms it is a day in 1970, a pause over before it began. Refused, saying so.
  */
 export const EPOCH_MS_MIN = 1_000_000_000_000;
+/**
+ * The last millisecond of the year 9999: later, a JS `Date` writes a six-digit year (or none at all
+ * past 8.64e15) that PostgreSQL refuses, so a time past it would fail where it is stored (a 500).
+ */
+export const EPOCH_MS_MAX = 253_402_300_799_999;
 /** A time as epoch milliseconds (an integer), refusing a value in seconds with a sentence saying so. */
 export const epochMs = () =>
   z
@@ -115,4 +130,7 @@ export const epochMs = () =>
     .refine((v) => v >= EPOCH_MS_MIN, {
       error: (issue) =>
         `must be epoch milliseconds; ${String(issue.input)} looks like seconds (multiply by 1000).`,
+    })
+    .refine((v) => v <= EPOCH_MS_MAX, {
+      error: `must be epoch milliseconds before the year 10000 (at most ${EPOCH_MS_MAX}).`,
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SentPhoneE164 } from './common.ts';
+import { SentPhoneE164, httpUrl } from './common.ts';
 
 /**
  * The order vocabulary both sides share (platform.md sections 4, 5, 8, 9): fulfillment types,
@@ -177,6 +177,9 @@ export type DriverDetails = z.infer<typeof DriverDetails>;
 export const SentDriverDetails = z
   .object({
     ...driverFields,
+    picture_url: httpUrl()
+      .optional()
+      .meta({ description: 'An absolute http(s) URL, relayed to the POS; another is refused (400).' }),
     phone: z
       .object({
         number: SentPhoneE164.meta({

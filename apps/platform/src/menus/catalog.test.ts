@@ -200,4 +200,23 @@ describe('what real POS serialisers send', () => {
       },
     ]);
   }); // prettier-ignore
+  it('drops an image a DSP must not receive (not http(s), or with credentials) with a warning, and keeps the object', () => {
+    const kept = [{ provider_url: 'https://pos.example/img/taco.jpg' }, { provider_url: 'http://pos.example/b.png' }];
+    const bad = ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'file:///etc/passwd', '/img/relative.jpg', 'https://user:pw@pos.example/a.jpg'];
+    const { catalog, problems } = normalizeCatalog({
+      item_family: [{ provider_id: 'f', name: 'F', price_amount: 100, price_currency: 'USD', images: [...bad.map((provider_url) => ({ provider_url })), ...kept] }],
+      modifier: [{ provider_id: 'm', name: 'M', images: [{ provider_url: 'javascript:alert(1)' }] }],
+    });
+    expect(catalog.item_family.get('f')!.images).toEqual(kept);
+    expect(catalog.modifier.get('m')!.images).toEqual([]);
+    const imageProblems = problems.filter((p) => p.field?.startsWith('images'));
+    expect(imageProblems.map((p) => [p.severity, p.kind, p.id, p.field])).toEqual([
+      ...bad.map((_, i) => ['warning', 'item_family', 'f', `images[${i}].provider_url`]),
+      ['warning', 'modifier', 'm', 'images[0].provider_url'],
+    ]);
+    expect(imageProblems[0]!.message).toBe('The image URL is not an absolute http:// or https:// URL; this image is dropped and the item_family keeps its other fields.');
+    expect(imageProblems[4]!.message).toBe('The image URL carries a user name or password, which every DSP would receive; this image is dropped and the item_family keeps its other fields.');
+    // The password is not repeated in the problem the partner reads.
+    expect(JSON.stringify(problems)).not.toContain('pw@');
+  }); // prettier-ignore
 });

@@ -206,7 +206,12 @@ function addObject(
   raw: unknown,
   index: number,
 ) {
-  const parsed = CATALOG_KINDS[kind].safeParse(withoutUnknownPlatforms(problems, kind, withoutNulls(raw)));
+  const cleaned = withoutUnsafeImages(
+    problems,
+    kind,
+    withoutUnknownPlatforms(problems, kind, withoutNulls(raw)),
+  );
+  const parsed = CATALOG_KINDS[kind].safeParse(cleaned);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = fieldPath('', issue.path as (string | number)[]) || null;
@@ -254,6 +259,42 @@ function withoutUnknownPlatforms(problems: CatalogProblem[], kind: CatalogKind, 
     return false;
   });
   return known.length === overrides.length ? raw : { ...raw!, dsp_price_amount_overrides: known };
+}
+
+/**
+ * Why an image URL cannot go into a menu file, or undefined when it can: every DSP receives it and
+ * may show or fetch it, so only an absolute http(s) URL without a user name or password is kept
+ * (`javascript:`, `data:` or `file:` would reach a marketplace's pages; credentials, every DSP).
+ */
+export function imageUrlProblem(url: string): string | undefined {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    return 'is not an absolute http:// or https:// URL';
+  if (parsed.username || parsed.password)
+    return 'carries a user name or password, which every DSP would receive';
+  return undefined;
+}
+
+/** An image whose `provider_url` a DSP must not receive is dropped with a warning; the object stays. */
+function withoutUnsafeImages(problems: CatalogProblem[], kind: CatalogKind, raw: unknown): unknown {
+  const images = (raw as { images?: unknown } | null)?.images;
+  if (!Array.isArray(images)) return raw;
+  const safe = images.filter((image: unknown, i) => {
+    const url = (image as { provider_url?: unknown } | null)?.provider_url;
+    const problem = typeof url === 'string' ? imageUrlProblem(url) : undefined;
+    if (!problem) return true; // a provider_url that is no string is the schema's to refuse
+    problems.push(
+      problemOf(
+        'warning',
+        kind,
+        raw,
+        `images[${i}].provider_url`,
+        `The image URL ${problem}; this image is dropped and the ${kind} keeps its other fields.`,
+      ),
+    );
+    return false;
+  });
+  return safe.length === images.length ? raw : { ...raw!, images: safe };
 }
 
 /** Why a valid object is still left out: a second one of its provider_id, or a price without its currency. */

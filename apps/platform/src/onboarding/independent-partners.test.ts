@@ -438,6 +438,24 @@ describe('partners written from the spec, not the sandbox', () => {
     expect(attempt?.finished_at).not.toBeNull();
   });
 
+  it('refuses a code exchange whose expire_time is no date the platform can keep: 502 naming it, never a 500', async () => {
+    // Past what a JS Date holds, past year 9999, before 1970: each was a 500 when stored.
+    for (const lifetime of [1e20, 8.64e15 - Date.now(), -1e16]) {
+      const orgId = await createOrg(world, token);
+      pos.tokenLifetimeMs = lifetime;
+      try {
+        const { id, res } = await connect(orgId, 'pos');
+        expect(res.status, `${lifetime}: ${res.text}`).toBe(502);
+        expect(res.body.error.code).toBe('partner_unreachable');
+        expect(res.body.error.message).toMatch(/expire_time: must be epoch milliseconds from 1970 to 9999/);
+        const got = await call('GET', `${world.url}/onboarding/integrations/${id}`, { token });
+        expect(got.body.onboarding.status).toBe('pending');
+      } finally {
+        pos.tokenLifetimeMs = 3_600_000;
+      }
+    }
+  });
+
   it('refuses a code exchange answered without a refresh token: the connection would end at expire_time', async () => {
     const orgId = await createOrg(world, token);
     pos.tokenMode = 'no-refresh-token';

@@ -393,6 +393,20 @@ describe('a new order', () => {
     );
   });
 
+  it('a POS answering a prep time past a day fails the order at the DSP (it never stays received)', async () => {
+    w.pos.answer = (body) =>
+      body.type === 'order.created'
+        ? { status: 200, body: { order: { provider_id: 'pos-slow', prep_time_minutes: 1e300 } } }
+        : { status: 204 };
+    const { dspId, id } = await place();
+    const fail = await dspEvent(w, dspId, 'location.order.fail');
+    expect(fail.body).toMatchObject({ failure_reason: 'unknown' });
+    expect(
+      (fail.body as { failure_details: { error_message: string } }).failure_details.error_message,
+    ).toMatch(/prep_time_minutes.*at most 1440 minutes/);
+    expect((await orderRow(w, id))?.status).toBe('failed');
+  });
+
   it('posted five times at once makes one POS order and one outcome, each post answered alike', async () => {
     w.pos.answer = () => accept('pos-dup');
     const body = newOrder(w);
@@ -644,6 +658,25 @@ describe('after acceptance', () => {
       ]);
     }
     // Nothing was recorded or relayed: the POS heard of no delivery.
+    expect(posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.updated')).toEqual([]);
+    expect((await orderRow(w, id))!.delivery_status).toBeNull();
+  }); // prettier-ignore
+
+  it('refuses a driver picture_url that is not an http(s) URL with 400 naming the field, and relays nothing', async () => {
+    const { dspId, id } = await accepted('pos-delivery-bad-picture');
+    for (const picture_url of ['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', '/img/driver.jpg']) {
+      const res = await postDsp(w, {
+        type: 'delivery_status_update',
+        location_id: w.store,
+        order_id: dspId,
+        delivery_status: 'enroute_to_pickup',
+        driver_details: { name: 'Sam', picture_url },
+      });
+      expect([res.status, res.body.error?.code], picture_url).toEqual([400, 'validation_failed']);
+      expect(res.body.error.details).toEqual([
+        { path: 'body.driver_details.picture_url', message: 'must be an absolute http or https URL' },
+      ]);
+    }
     expect(posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.updated')).toEqual([]);
     expect((await orderRow(w, id))!.delivery_status).toBeNull();
   }); // prettier-ignore
@@ -991,6 +1024,38 @@ describe('the order and its timeline, for partners', () => {
           },
         ],
       });
+    }
+  });
+});
+
+describe("a POS location's prep time", () => {
+  it('past a day (or past what the database holds) is a 502 naming the field at ingest, never a 500', async () => {
+    w.pos.prepTimeMinutes = 3_000_000_000;
+    try {
+      const res = await call('POST', `${w.url}/onboarding/locations/ingest`, {
+        token: w.token,
+        body: { onboarding_id: w.onboardings.pos, locations: [{ provider_id: 'loc-2' }] },
+      });
+      expect(res.status, res.text).toBe(502);
+      expect(res.body.error.code).toBe('partner_unreachable');
+      expect(res.body.error.message).toMatch(/prep_time_minutes.*at most 1440 minutes/);
+    } finally {
+      w.pos.prepTimeMinutes = 15;
+    }
+  });
+
+  it('a location name holding NUL (text PostgreSQL cannot store) is a 502 naming the field, never a 500', async () => {
+    w.pos.names['loc-2'] = 'Tacos\u0000 Downtown';
+    try {
+      const res = await call('POST', `${w.url}/onboarding/locations/ingest`, {
+        token: w.token,
+        body: { onboarding_id: w.onboardings.pos, locations: [{ provider_id: 'loc-2' }] },
+      });
+      expect(res.status, res.text).toBe(502);
+      expect(res.body.error.code).toBe('partner_unreachable');
+      expect(res.body.error.message).toMatch(/locations\[1\]\.name: must not contain the NUL character/);
+    } finally {
+      delete w.pos.names['loc-2'];
     }
   });
 });

@@ -43,6 +43,10 @@ export interface FakePartner {
   answer: (body: Record<string, unknown>, n: number) => Answer;
   /** The provider ids of the locations it lists (`loc-1`, `loc-2` or `store-1`, `store-2` at first). */
   locations: string[];
+  /** The `prep_time_minutes` each listed location has (default 15). */
+  prepTimeMinutes: number;
+  /** A listed location's name when not its id. */
+  names: Record<string, string>;
   /** Answers the location connection calls (default 204). */
   connection: (body: Record<string, unknown>) => Answer;
   /** POS: what `GET /stream-pos/v1/catalog` answers (default: an empty catalog), in a 200 unless `catalogAnswer`. */
@@ -59,6 +63,8 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
     received: [],
     answer: () => ({ status: 200, body: {} }),
     locations: type === 'pos' ? ['loc-1', 'loc-2'] : ['store-1', 'store-2'],
+    prepTimeMinutes: 15,
+    names: {},
     connection: () => ({ status: 204 }),
     catalog: {},
     server: null!,
@@ -98,7 +104,11 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
         return send({
           status: 200,
           body: {
-            locations: p.locations.map((id) => ({ provider_id: id, name: id, prep_time_minutes: 15 })),
+            locations: p.locations.map((id) => ({
+              provider_id: id,
+              name: p.names[id] ?? id,
+              prep_time_minutes: p.prepTimeMinutes,
+            })),
           },
         });
       }

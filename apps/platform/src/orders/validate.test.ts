@@ -243,6 +243,7 @@ describe('validateDspOrder: what is allowed, and the defaults', () => {
     ['missing', undefined, ''],
     ['in seconds', Math.floor(NOW / 1000) + 86_400, `; ${Math.floor(NOW / 1000) + 86_400} looks like seconds`],
     ['not a number', 'tomorrow', ''],
+    ['after the year 9999 (no date PostgreSQL keeps)', 9e15, '; 9000000000000000 is after the year 9999'],
   ])('refuses a future order whose estimated_ready_at_ms is %s (the default would send it to the kitchen now)', (_, value, hint) => {
     for (const future of [{ is_future_order: true }, { status: 'scheduled' as const }]) {
       const v = check({ ...future, estimated_ready_at_ms: value as number });

@@ -3,6 +3,7 @@ import {
   OrderBrand,
   PhoneE164,
   ADDRESSED_FULFILLMENT_TYPES,
+  EPOCH_MS_MAX,
   type DspFulfillmentType,
   type OrderSource,
 } from '@stream/contracts';
@@ -174,12 +175,17 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
 
   const future = order.is_future_order === true || order.status === 'scheduled';
   const ready = order.estimated_ready_at_ms;
-  const isMsTime = typeof ready === 'number' && Number.isSafeInteger(ready) && ready >= MIN_MS_TIME;
+  const isMsTime =
+    typeof ready === 'number' && Number.isSafeInteger(ready) && ready >= MIN_MS_TIME && ready <= EPOCH_MS_MAX;
   // A future order's time is its point: the 30-minute default would send the kitchen an order due
   // tomorrow now. So it must be a time in milliseconds (one already past is due now).
   if (future && !isMsTime) {
     const seconds =
-      typeof ready === 'number' && ready > 0 && ready < MIN_MS_TIME ? `; ${ready} looks like seconds` : '';
+      typeof ready === 'number' && ready > 0 && ready < MIN_MS_TIME
+        ? `; ${ready} looks like seconds`
+        : typeof ready === 'number' && ready > EPOCH_MS_MAX
+          ? `; ${ready} is after the year 9999`
+          : '';
     problem(
       'estimated_ready_at_ms',
       `a future order needs it: when the customer wants the order, in epoch milliseconds (such as 1763920000000)${seconds}.`,

@@ -128,6 +128,9 @@ describe('the DSP webhook refuses', () => {
       [{ status: 'paused', end_time: Math.floor(now / 1000) + 3600 }, 'end_time', 'seconds'],
       [{ status: 'paused', start_time: Math.floor(now / 1000) }, 'start_time', 'seconds'],
       [{ status: 'paused', start_time: now + 7_200_000, end_time: now + 3_600_000 }, 'end_time', 'start_time'],
+      // Past the year 9999 no date is stored (it was a 500).
+      [{ status: 'paused', end_time: 9e15 }, 'end_time', 'before the year 10000'],
+      [{ status: 'paused', start_time: 3e14 }, 'start_time', 'before the year 10000'],
     ] as const) {
       const res = await postDsp(w, { type: 'store_status_update', location_id: w.store, status_update });
       expect([res.status, res.body.error?.code], JSON.stringify(status_update)).toEqual([400, 'validation_failed']);
@@ -223,6 +226,19 @@ describe('the POS webhook refuses', () => {
       { path: 'body.object.paused_until', message: expect.stringContaining('seconds') },
     ]);
     expect(await webhookCount()).toBe(before); // nothing recorded, no store paused or resumed
+  });
+
+  it('a pause ending after the year 9999 with 400 naming the field, never a 500', async () => {
+    const before = await webhookCount();
+    const res = await postPos(w, {
+      type: 'location.status.updated',
+      object: { status: 'inactive', location_id: w.posLocation, paused_until: 9e15 },
+    });
+    expect([res.status, res.body.error?.code]).toEqual([400, 'validation_failed']);
+    expect(res.body.error.details).toEqual([
+      { path: 'body.object.paused_until', message: expect.stringContaining('before the year 10000') },
+    ]);
+    expect(await webhookCount()).toBe(before);
   });
 
   it('a catalog webhook naming no location with 400, a location that is not connected with 404 as the others', async () => {

@@ -131,7 +131,10 @@ const priced = { price_amount: price.optional(), price_currency: currency.option
 const images = z
   .array(z.object({ provider_url: z.string() }))
   .optional()
-  .meta({ description: 'Image URLs.' });
+  .meta({
+    description:
+      'Image URLs, passed on to every DSP in the menu file: each must be an absolute `http://` or `https://` URL without a user name or password. Another one (`javascript:`, `data:`, a relative path, credentials) is dropped with a warning; the object keeps its other fields.',
+  });
 const deposit = price.optional().meta({ description: 'Container deposit, in the smallest unit.' });
 
 export const CatalogCategory = z

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 
+/** The longest preparation time a POS may state: a day. More is refused as an unusable answer. */
+export const MAX_PREP_TIME_MINUTES = 1440;
+export const PrepTimeMinutes = z
+  .number()
+  .nonnegative()
+  .max(MAX_PREP_TIME_MINUTES, `must be at most ${MAX_PREP_TIME_MINUTES} minutes (a day)`);
+
 /**
  * A location's street address as a POS or DSP reports it (US-style fields). Send every field you
  * have; the platform normalises what it gets and does not refuse a location for a missing one.
@@ -23,12 +30,11 @@ export const PosLocation = z
     name: z.string(),
     address: PartnerLocationAddress.nullish(),
     timezone: z.string().nullish().meta({ description: 'IANA time zone, e.g. `America/Los_Angeles`.' }),
-    prep_time_minutes: z
-      .number()
-      .int()
-      .nonnegative()
+    prep_time_minutes: PrepTimeMinutes.int()
       .nullish()
-      .meta({ description: 'Usual preparation time.' }),
+      .meta({
+        description: `Usual preparation time, whole minutes (0 to ${MAX_PREP_TIME_MINUTES}).`,
+      }),
     connection_status: z.string().optional().meta({
       description: 'Whether the location is online: `online` or `offline`. Read, not acted on.',
     }),

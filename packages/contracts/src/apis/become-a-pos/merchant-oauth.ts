@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
+import { EPOCH_MS_MAX } from '../../common.ts';
 
 /**
  * The merchant OAuth flow a POS and a DSP both build (wire-notes: "OAuth between the platform and
@@ -45,6 +46,13 @@ export const RefreshTokenGrant = z.object({
   refresh_token: secret(z.string().min(1).meta({ description: 'A refresh token from an earlier answer.' })),
 });
 
+/** An expiry the platform can store: epoch milliseconds from 1970 to the end of 9999. */
+const tokenExpiry = z
+  .number()
+  .int()
+  .min(0, 'must be epoch milliseconds from 1970 to 9999')
+  .max(EPOCH_MS_MAX, 'must be epoch milliseconds from 1970 to 9999');
+
 /**
  * The answer to an authorization code (`grant_type=authorization_code`). The platform reads it
  * liberally: it needs the two tokens and `expire_time`; `refresh_token_expire_time` and `id` are
@@ -66,8 +74,8 @@ export const MerchantTokens = z.object({
       .min(1)
       .meta({ description: 'Exchanged for new tokens before `expire_time`.' }),
   ),
-  expire_time: z.number().int().meta({ description: 'When the access token expires, epoch milliseconds.' }),
-  refresh_token_expire_time: z.number().int().optional().meta({
+  expire_time: tokenExpiry.meta({ description: 'When the access token expires, epoch milliseconds.' }),
+  refresh_token_expire_time: tokenExpiry.optional().meta({
     description: 'When the refresh token expires, epoch milliseconds. Left out: no known expiry.',
   }),
   // The spec gives the account id no type, and many systems number their accounts.
@@ -92,7 +100,7 @@ export const MerchantRefreshedTokens = MerchantTokens.extend({
         'A new refresh token, if you rotate them: the platform discards the one it sent. Leave it out to keep that one in use.',
     }),
   ).optional(),
-  refresh_token_expire_time: z.number().int().optional().meta({
+  refresh_token_expire_time: tokenExpiry.optional().meta({
     description:
       'When the refresh token the platform holds after this answer expires (the new one, or the one it sent), epoch milliseconds. Left out: a kept token keeps its expiry; a new one has no known expiry.',
   }),

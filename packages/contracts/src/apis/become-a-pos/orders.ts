@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import { DeliveryStatus, DriverDetails, FulfillmentType, deliveryAddressFields } from '../../orders.ts';
-import { MERCHANT_TOKEN_ERRORS } from './locations.ts';
+import { MAX_PREP_TIME_MINUTES, MERCHANT_TOKEN_ERRORS, PrepTimeMinutes } from './locations.ts';
 
 /**
  * What the platform sends a POS at `POST /stream-pos/v1/orders` (platform.md section 3 "POS
@@ -196,11 +196,9 @@ export const PosOrderAnswer = z
       .object({
         provider_id: z.string().min(1).meta({ description: 'Your id of the order.' }),
         // Optional fields may come as null (many serialisers write them so): null is absent.
-        prep_time_minutes: z
-          .number()
-          .nonnegative()
-          .nullish()
-          .meta({ description: "When the food will be ready; default (absent or null): the location's." }),
+        prep_time_minutes: PrepTimeMinutes.nullish().meta({
+          description: `When the food will be ready, in minutes (0 to ${MAX_PREP_TIME_MINUTES}); default (absent or null): the location's. More than ${MAX_PREP_TIME_MINUTES} makes the answer unusable: the order fails.`,
+        }),
         async_acceptance: z.boolean().nullish().meta({
           description:
             'True: you took the order but will confirm it by webhook (`order.status.updated` `accepted`) within 60 s.',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ObjectId } from '../../common.ts';
+import { ObjectId, httpUrl } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
 import { statusEnum } from '../../states/machine.ts';
@@ -48,11 +48,7 @@ export type Onboarding = z.infer<typeof Onboarding>;
 
 export const OnboardingEnvelope = z.object({ onboarding: Onboarding }).meta({ id: 'OnboardingEnvelope' });
 
-const HttpUrl = z
-  // Zod's "Invalid URL" would not say that ftp: or javascript: is the problem.
-  .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
-  .max(2048, 'must be at most 2048 characters')
-  .meta({ description: 'An http(s) URL.' });
+const HttpUrl = httpUrl().meta({ description: 'An http(s) URL.' });
 
 export const CreateIntegrationRequest = z
   .object({
