@@ -219,4 +219,21 @@ describe('what real POS serialisers send', () => {
     // The password is not repeated in the problem the partner reads.
     expect(JSON.stringify(problems)).not.toContain('pw@');
   }); // prettier-ignore
+
+  it('leaves out an object holding text the database cannot keep (NUL, a lone surrogate), naming the field, and keeps the rest', () => {
+    const { catalog, problems } = normalizeCatalog({
+      item: [
+        { provider_id: 'ok', name: 'Taco', price_amount: 100, price_currency: 'USD' },
+        { provider_id: 'nul', name: 'Ta\u0000co', price_amount: 100, price_currency: 'USD' },
+        { provider_id: 'half', name: 'Taco \ud800', price_amount: 100, price_currency: 'USD' },
+      ],
+    });
+    expect([...catalog.item.keys()]).toEqual(['ok']);
+    expect(problems.map((p) => [p.severity, p.kind, p.id, p.field])).toEqual([
+      ['error', 'item', 'nul', 'name'],
+      ['error', 'item', 'half', 'name'],
+    ]);
+    expect(problems[0]!.message).toMatch(/^name: .+; the item is left out\.$/);
+    expect(() => JSON.stringify(storeCatalog(catalog))).not.toThrow();
+  }); // prettier-ignore
 });

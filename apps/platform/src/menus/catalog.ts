@@ -6,7 +6,9 @@ import {
   type CatalogObjects,
   type CatalogSchedule,
 } from '@stream/contracts/apis/become-a-pos/catalog';
+import { CodedError } from '@stream/contracts/errors';
 import { fieldPath } from '@stream/contracts/server/field-path';
+import { refuseUnstorableText } from '@stream/contracts/server/input';
 import { withoutNulls } from '../shared/without-nulls.ts';
 
 /**
@@ -221,6 +223,12 @@ function addObject(
     return;
   }
   const object = parsed.data as CatalogObjects[typeof kind];
+  const unstorable = unstorableText(object);
+  if (unstorable) {
+    const message = `${unstorable.path}: ${unstorable.message}; the ${kind} is left out.`;
+    problems.push(problemOf('error', kind, raw, unstorable.path, message));
+    return;
+  }
   const map = catalog[kind] as Map<string, typeof object>;
   const refused = refusal(map, kind, object);
   if (refused) {
@@ -259,6 +267,17 @@ function withoutUnknownPlatforms(problems: CatalogProblem[], kind: CatalogKind, 
     return false;
   });
   return known.length === overrides.length ? raw : { ...raw!, dsp_price_amount_overrides: known };
+}
+
+/** Text the database cannot keep (NUL, a lone surrogate) in an object: one object left out, not the catalog. */
+function unstorableText(object: unknown): { path: string; message: string } | undefined {
+  try {
+    refuseUnstorableText(object, '');
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof CodedError) || !err.details?.[0]) throw err;
+    return err.details[0];
+  }
 }
 
 /**
