@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import { rowsOf } from '../db/sql.ts';
@@ -21,6 +21,10 @@ import {
  */
 
 let w: OrderWorld | undefined;
+// A world per test (each disconnects its merchant), started in a hook: its start-up is not the test's time.
+beforeEach(async () => {
+  w = await startOrderWorld();
+});
 afterEach(() => w?.stop());
 
 const accept = (providerId: string) => ({
@@ -62,7 +66,7 @@ function settledJob(world: OrderWorld, orderId: string, kind: string) {
 
 describe('an accepted order when the merchant disconnects', () => {
   it('the POS: a cancellation from the DSP still reaches the kitchen', async () => {
-    w = await startOrderWorld();
+    if (!w) throw new Error('no world');
     const order = await acceptedOrder(w, 'pos-gone-1');
     await disconnect(w, 'pos');
     const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: order.dspId });
@@ -79,7 +83,7 @@ describe('an accepted order when the merchant disconnects', () => {
   });
 
   it('the DSP: the POS marking it ready still reaches the marketplace', async () => {
-    w = await startOrderWorld();
+    if (!w) throw new Error('no world');
     const order = await acceptedOrder(w, 'dsp-gone-1');
     await disconnect(w, 'dsp');
     const ready = await postPos(w, {
