@@ -73,55 +73,60 @@ describe('stream-platform certify', () => {
     expect(xml).toMatch(/<testsuite name="pos" tests="\d+" failures="0" errors="0" skipped="0"/);
   });
 
-  it('exits 1 against an unreachable implementation, saying so, and 2 for bad arguments', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const down = await certify(
-      'events',
-      '--base-url',
-      `http://127.0.0.1:${port}`,
-      '--webhook-secret',
-      secret,
-      '--timeout-ms',
-      '2000',
-    );
-    expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(
-      new RegExp(
-        `^FAIL events\\.receive\\.confirmed .*\\n {7}POST http://127\\.0\\.0\\.1:${port}/event got no answer \\(ECONNREFUSED\\)`,
-        'm',
-      ),
-    );
-    expect(down.stderr).toMatch(/^NOT CERTIFIED/m);
+  // Five CLI processes, each loading tsx: seconds apiece on a loaded machine.
+  it(
+    'exits 1 against an unreachable implementation, saying so, and 2 for bad arguments',
+    { timeout: 120_000 },
+    async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise((resolve) => closed.close(resolve));
+      const down = await certify(
+        'events',
+        '--base-url',
+        `http://127.0.0.1:${port}`,
+        '--webhook-secret',
+        secret,
+        '--timeout-ms',
+        '2000',
+      );
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(
+        new RegExp(
+          `^FAIL events\\.receive\\.confirmed .*\\n {7}POST http://127\\.0\\.0\\.1:${port}/event got no answer \\(ECONNREFUSED\\)`,
+          'm',
+        ),
+      );
+      expect(down.stderr).toMatch(/^NOT CERTIFIED/m);
 
-    const usage = await certify('pos', '--base-url', posUrl, '--webhook-secret', secret);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('certify pos needs --client-id and --client-secret (or --token).');
-    const base = ['events', '--base-url', posUrl, '--webhook-secret', secret];
-    const json = await certify(...base, '--json', '/nonexistent/dir/r.json');
-    expect(json.code).toBe(2);
-    expect(json.stderr).toContain(
-      '--json /nonexistent/dir/r.json: cannot write in /nonexistent/dir (ENOENT).',
-    );
-    expect(json.stdout).toBe(''); // refused before the run, not after it
-    const url = await certify(...base, '--public-url', 'ftp://x');
-    expect(url.code).toBe(2);
-    expect(url.stderr).toContain('--public-url must be an http:// or https:// URL (got "ftp://x").');
+      const usage = await certify('pos', '--base-url', posUrl, '--webhook-secret', secret);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain('certify pos needs --client-id and --client-secret (or --token).');
+      const base = ['events', '--base-url', posUrl, '--webhook-secret', secret];
+      const json = await certify(...base, '--json', '/nonexistent/dir/r.json');
+      expect(json.code).toBe(2);
+      expect(json.stderr).toContain(
+        '--json /nonexistent/dir/r.json: cannot write in /nonexistent/dir (ENOENT).',
+      );
+      expect(json.stdout).toBe(''); // refused before the run, not after it
+      const url = await certify(...base, '--public-url', 'ftp://x');
+      expect(url.code).toBe(2);
+      expect(url.stderr).toContain('--public-url must be an http:// or https:// URL (got "ftp://x").');
 
-    const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const taken = `127.0.0.1:${(busy.address() as AddressInfo).port}`;
-    const listen = await certify(...base, '--listen', taken).finally(() => busy.close());
-    expect(listen.code).toBe(1);
-    expect(listen.stderr.trim()).toBe(
-      `stream-platform: --listen ${taken}: cannot listen there (the port is in use).`,
-    );
-    const kind = await certify('kiosk');
-    expect(kind.code).toBe(2);
-    expect(kind.stderr).toContain('certify has no kind "kiosk": pos, dsp or events.');
-  });
+      const busy = createServer();
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      const taken = `127.0.0.1:${(busy.address() as AddressInfo).port}`;
+      const listen = await certify(...base, '--listen', taken).finally(() => busy.close());
+      expect(listen.code).toBe(1);
+      expect(listen.stderr.trim()).toBe(
+        `stream-platform: --listen ${taken}: cannot listen there (the port is in use).`,
+      );
+      const kind = await certify('kiosk');
+      expect(kind.code).toBe(2);
+      expect(kind.stderr).toContain('certify has no kind "kiosk": pos, dsp or events.');
+    },
+  );
 
   it('exits 2 for --menu-form on a POS or events run (a DSP run flag), before the run, rather than ignore it', async () => {
     for (const [args, who] of [
