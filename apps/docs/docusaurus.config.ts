@@ -36,12 +36,13 @@ const CODE_LIGHT = recolored(prismThemes.github, {
 const CODE_DARK = recolored(prismThemes.dracula, { 'rgb(98, 114, 164)': '#8692b9' /* comments */ });
 
 /**
- * Redoc's colours that fall short of 4.5:1 (a redirect's status; its inline code, the JSON samples'
- * numbers and booleans and its unselected response tabs are recoloured in src/css/custom.css); the
- * same in light and dark (redocusaurus has one theme object for both).
+ * Redoc's colours that fall short of 4.5:1 (a redirect's status; the white text of a "Deprecated"
+ * badge on its warning orange; its inline code, the JSON samples' numbers and booleans and its
+ * unselected response tabs are recoloured in src/css/custom.css); the same in light and dark
+ * (redocusaurus has one theme object for both).
  */
 const REDOC_THEME = {
-  colors: { responses: { redirect: { color: '#986200' } } },
+  colors: { responses: { redirect: { color: '#986200' } }, warning: { main: '#b35900' } },
 };
 
 const config: Config = {

@@ -12,7 +12,7 @@ import {
   startDocsPlatform,
   type PageLog,
 } from './browser.ts';
-import { siteRoutes } from './pages.ts';
+import { guidePages, siteRoutes } from './pages.ts';
 
 /** axe-core's browser build, injected into each page as a script (no request leaves the platform). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -59,6 +59,19 @@ async function axeFindings(page: Page): Promise<Finding[]> {
     }));
 }
 
+/**
+ * The routes axe checks: every page with its own layout (home, each API reference, the Markdown
+ * page) and, as the guides share one layout and differ by what their Markdown holds, the first guide
+ * holding each kind of content (a table, a diagram, an admonition, each of our components). axe takes
+ * 3 to 20 s a page on a busy 2-core machine; every guide would add minutes to each run for little.
+ */
+function axeRoutes(): [route: string, heading: string][] {
+  const MARKERS = [/^\|.*\|$/m, /```mermaid/, /^:::/m, /```bash/, /```json/, ...['Endpoint', 'ErrorTable', 'StateDiagram', 'UnionTable', 'OperationTable', 'EnumTable', 'ErrorCodes', 'MenuFailureCodeTable', 'ScopeTable'].map((c) => new RegExp(`<${c}\\b`))];
+  const guides = guidePages();
+  const sampled = new Set(MARKERS.map((m) => guides.find((g) => m.test(g.source))?.route).filter(Boolean));
+  return siteRoutes().filter(([route]) => !route.startsWith('/docs/') || sampled.has(route));
+} // prettier-ignore
+
 describe.skipIf(skipBrowserTests)(
   'accessibility of the documentation site (axe-core, WCAG 2.0/2.1 A and AA)',
   () => {
@@ -84,7 +97,11 @@ describe.skipIf(skipBrowserTests)(
     });
 
     // An API reference (Redoc, every operation expanded) takes axe 20 s on a busy 2-core machine.
-    it.each(siteRoutes())(
+    it('samples every kind of guide content', () => {
+      expect(axeRoutes().filter(([r]) => r.startsWith('/docs/')).length).toBeGreaterThanOrEqual(5);
+    });
+
+    it.each(axeRoutes())(
       '%s has no serious or critical violation and one h1 (%s)',
       async (route, heading) => {
         await load(page, route);
