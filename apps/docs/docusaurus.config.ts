@@ -1,6 +1,6 @@
 import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import { themes as prismThemes } from 'prism-react-renderer';
+import { themes as prismThemes, type PrismTheme } from 'prism-react-renderer';
 import contractData from './plugins/contract-data';
 import offlineBundle from './plugins/offline-bundle';
 
@@ -8,6 +8,42 @@ import offlineBundle from './plugins/offline-bundle';
 const PRODUCT_WEBSITE = process.env.DOCS_PRODUCT_URL ?? 'https://stream.example.com';
 const POS_OVERVIEW = '/docs/become-a-stream-integration/integrate-with-stream-as-a-pos/overview';
 const DSP_OVERVIEW = '/docs/become-a-stream-integration/integrate-with-stream-as-a-dsp/overview';
+
+/** `theme` with some token colours replaced (old colour to new, as the theme writes them). */
+function recolored(theme: PrismTheme, colors: Record<string, string>): PrismTheme {
+  return {
+    ...theme,
+    styles: theme.styles.map((s) =>
+      s.style.color && colors[s.style.color]
+        ? { ...s, style: { ...s.style, color: colors[s.style.color] } }
+        : s,
+    ),
+  };
+}
+
+/**
+ * Code colours with a contrast of at least 4.5:1 (WCAG AA) on the code block's background, also on a
+ * highlighted line (apps/docs/test/a11y.test.ts checks it): the github and dracula themes, darker
+ * (light) or lighter (dark) where they fall short.
+ */
+const CODE_LIGHT = recolored(prismThemes.github, {
+  '#999988': '#616156', // comments
+  '#e3116c': '#bd0e5a', // strings
+  '#36acaa': '#216a68', // numbers, variables, properties
+  '#00a4db': '#00688b', // keywords
+  '#d73a49': '#b3303d', // functions
+});
+const CODE_DARK = recolored(prismThemes.dracula, { 'rgb(98, 114, 164)': '#8692b9' /* comments */ });
+
+/**
+ * Redoc's colours that fall short of 4.5:1 (a redirect's status; the white text of a "Deprecated"
+ * badge on its warning orange; its inline code, the JSON samples' numbers and booleans and its
+ * unselected response tabs are recoloured in src/css/custom.css); the same in light and dark
+ * (redocusaurus has one theme object for both).
+ */
+const REDOC_THEME = {
+  colors: { responses: { redirect: { color: '#986200' } }, warning: { main: '#b35900' } },
+};
 
 const config: Config = {
   title: 'Docs',
@@ -51,7 +87,12 @@ const config: Config = {
     // page (src/pages/api), so no spec lands in the global data every page loads.
     [
       'docusaurus-theme-redoc',
-      { primaryColor: '#1d6b57', options: { disableSearch: false, hideLoading: true } },
+      {
+        primaryColor: '#1d6b57',
+        primaryColorDark: '#4fd1ab',
+        options: { disableSearch: false, hideLoading: true },
+        theme: REDOC_THEME,
+      },
     ],
   ],
   plugins: [contractData, offlineBundle],
@@ -79,8 +120,8 @@ const config: Config = {
       copyright: 'Copyright © 2025 Stream',
     },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: prismThemes.dracula,
+      theme: CODE_LIGHT,
+      darkTheme: CODE_DARK,
       // JSON and Python are built in; shell comes from src/client/prism-languages.ts (see there why).
       additionalLanguages: [],
     },

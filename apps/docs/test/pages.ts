@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { API_DOCS } from '@stream/contracts/operation';
 
 export const DOCS_SITE = join(import.meta.dirname, '..');
 
@@ -59,4 +60,14 @@ export function markdownPages(): MarkdownPage[] {
     ),
   );
   return [...guidePages(), ...pages];
+}
+
+/** Every route of the site and the h1 it must show: home, API references, Markdown pages, guides. */
+export function siteRoutes(): [route: string, heading: string][] {
+  return [
+    ['/', 'Docs'],
+    ...Object.values(API_DOCS).map((d): [string, string] => [d.route, `${d.title} reference`]),
+    ['/markdown-page', 'Conventions'],
+    ...guidePages().map((p): [string, string] => [p.route, p.title]),
+  ];
 }

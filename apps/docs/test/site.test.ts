@@ -3,7 +3,7 @@ import { checkOpenApiDocument } from '@stream/contracts/openapi/validate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestPlatform } from '../../platform/test/platform.ts';
-import { guidePages } from './pages.ts';
+import { guidePages, siteRoutes } from './pages.ts';
 import {
   launchChromium,
   localContext,
@@ -18,14 +18,6 @@ const GUIDE = '/docs/authenticating/requesting-a-token';
 const IN_STORE_ORDERS =
   '/docs/become-a-stream-integration/integrate-with-stream-as-a-pos/integration-steps/order-management/in-store-orders';
 const SANDBOX_SHELL = '/docs/become-a-stream-integration/sandbox#set-up-your-shell';
-
-/** Every route of the site and the h1 it must show. */
-const ROUTES: [route: string, heading: string][] = [
-  ['/', 'Docs'],
-  ...Object.values(API_DOCS).map((d): [string, string] => [d.route, `${d.title} reference`]),
-  ['/markdown-page', 'Conventions'],
-  ...guidePages().map((p): [string, string] => [p.route, p.title]),
-];
 
 /** The guides platform.md section 2 lists, under /docs. */
 const SPEC_GUIDES = [
@@ -114,7 +106,7 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
     await context?.close();
   });
 
-  it.each(ROUTES)(
+  it.each(siteRoutes())(
     '%s renders its heading, needs nothing from outside, logs no error',
     async (route, heading) => {
       await fresh();
