@@ -107,10 +107,11 @@ export const SentPhoneE164 = z
  * `javascript:`, `data:` or `file:` would reach another partner's pages. Zod's "Invalid URL" would
  * not say that the scheme is the problem.
  */
-export const httpUrl = () =>
-  z
-    .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
-    .max(2048, 'must be at most 2048 characters');
+export const httpUrl = () => HTTP_URL.max(2048, 'must be at most 2048 characters');
+const HTTP_URL = z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' });
+
+/** The scheme rule of `httpUrl()` (no length limit), for a URL checked outside a request schema. */
+export const isHttpUrl = (url: string): boolean => HTTP_URL.safeParse(url).success;
 
 /**
  * Before this (2001-09-09) an "epoch ms" time is almost surely seconds sent where milliseconds go:

@@ -4,9 +4,8 @@ import type { AppContext } from '../context.ts';
 import type { Partner } from '../partners/service.ts';
 import { DeliveryError, UnusableAnswerError, deliver, type DeliveryResponse, type JobRef } from './http.ts';
 import type { PartnerType } from './operations.ts';
-import { CodedError } from '@stream/contracts/errors';
 import { fieldPath } from '@stream/contracts/server/field-path';
-import { refuseUnstorableText } from '@stream/contracts/server/input';
+import { unstorableTextProblem } from '@stream/contracts/server/input';
 
 /**
  * One call to an operation a partner builds (`servedBy: 'partner'` in the contracts): the URL from
@@ -152,12 +151,10 @@ export function readAnswer(
     );
   }
   // Text PostgreSQL cannot store (NUL, a lone surrogate) would fail where the answer is kept: a 500.
-  try {
-    refuseUnstorableText(result.data, '');
-  } catch (err) {
-    if (!(err instanceof CodedError)) throw err;
+  const unstorable = unstorableTextProblem(result.data, '');
+  if (unstorable) {
     throw new UnusableAnswerError(
-      `${what} answered ${res.status} with a body the platform cannot use (${err.message}).`,
+      `${what} answered ${res.status} with a body the platform cannot use (${unstorable.path}: ${unstorable.message}).`,
       res.status,
       res.text,
     );

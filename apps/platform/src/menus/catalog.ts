@@ -6,9 +6,9 @@ import {
   type CatalogObjects,
   type CatalogSchedule,
 } from '@stream/contracts/apis/become-a-pos/catalog';
-import { CodedError } from '@stream/contracts/errors';
+import { isHttpUrl } from '@stream/contracts/common';
 import { fieldPath } from '@stream/contracts/server/field-path';
-import { refuseUnstorableText } from '@stream/contracts/server/input';
+import { unstorableTextProblem } from '@stream/contracts/server/input';
 import { withoutNulls } from '../shared/without-nulls.ts';
 
 /**
@@ -223,7 +223,7 @@ function addObject(
     return;
   }
   const object = parsed.data as CatalogObjects[typeof kind];
-  const unstorable = unstorableText(object);
+  const unstorable = unstorableTextProblem(object, '');
   if (unstorable) {
     const message = `${unstorable.path}: ${unstorable.message}; the ${kind} is left out.`;
     problems.push(problemOf('error', kind, raw, unstorable.path, message));
@@ -269,26 +269,14 @@ function withoutUnknownPlatforms(problems: CatalogProblem[], kind: CatalogKind, 
   return known.length === overrides.length ? raw : { ...raw!, dsp_price_amount_overrides: known };
 }
 
-/** Text the database cannot keep (NUL, a lone surrogate) in an object: one object left out, not the catalog. */
-function unstorableText(object: unknown): { path: string; message: string } | undefined {
-  try {
-    refuseUnstorableText(object, '');
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof CodedError) || !err.details?.[0]) throw err;
-    return err.details[0];
-  }
-}
-
 /**
  * Why an image URL cannot go into a menu file, or undefined when it can: every DSP receives it and
  * may show or fetch it, so only an absolute http(s) URL without a user name or password is kept
  * (`javascript:`, `data:` or `file:` would reach a marketplace's pages; credentials, every DSP).
  */
-export function imageUrlProblem(url: string): string | undefined {
-  const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    return 'is not an absolute http:// or https:// URL';
+function imageUrlProblem(url: string): string | undefined {
+  if (!isHttpUrl(url)) return 'is not an absolute http:// or https:// URL';
+  const parsed = new URL(url);
   if (parsed.username || parsed.password)
     return 'carries a user name or password, which every DSP would receive';
   return undefined;

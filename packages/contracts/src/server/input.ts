@@ -23,50 +23,54 @@ export function textProblem(value: string): string | undefined {
 /** No contract nests this deep; deeper input is refused before anything walks it recursively. */
 const MAX_DEPTH = 128;
 
+/** Where and why a value cannot be stored as text: the field's path and a sentence about it. */
+export interface TextProblem {
+  path: string;
+  message: string;
+}
+
 /**
- * Throws `validation_failed` naming the first string (at any depth, keys included) that cannot be
- * stored as text. `path` names the root: `body`, `query`, `params`. With `dropProto`, `__proto__`
- * keys are deleted on the way (prototype poisoning), so a parsed body is walked once. The path of a
- * field is only spelled out for the one that fails.
+ * The first string (at any depth, keys included) that cannot be stored as text, or undefined when
+ * every one can. `path` names the root: `body`, `query`, `params`, or `''` for a partner's answer.
+ * With `dropProto`, `__proto__` keys are deleted on the way (prototype poisoning), so a parsed body
+ * is walked once. The path of a field is only spelled out for the one that fails.
  */
-export function refuseUnstorableText(value: unknown, path: string, dropProto = false): void {
-  const at = (keys: string[]) => fieldPath(path, keys);
+export function unstorableTextProblem(
+  value: unknown,
+  path: string,
+  dropProto = false,
+): TextProblem | undefined {
   const keys: string[] = [];
-  const walk = (v: unknown): void => {
+  const walk = (v: unknown): TextProblem | undefined => {
     if (typeof v === 'string') {
       const problem = textProblem(v);
-      if (problem) {
-        const where = at(keys);
-        throw new CodedError('validation_failed', `${where}: ${problem}`, [
-          { path: where, message: problem },
-        ]);
-      }
-    } else if (v !== null && typeof v === 'object') {
-      if (keys.length >= MAX_DEPTH) {
-        const problem = `nests deeper than ${MAX_DEPTH} levels`;
-        throw new CodedError('validation_failed', `${path}: ${problem}`, [{ path, message: problem }]);
-      }
-      const o = v as Record<string, unknown>;
-      for (const k in o) {
-        if (!Object.hasOwn(o, k)) continue;
-        if (dropProto && k === '__proto__') {
-          delete o[k];
-          continue;
-        }
-        keys.push(k);
-        const keyProblem = textProblem(k);
-        if (keyProblem) {
-          const where = at(keys);
-          throw new CodedError('validation_failed', `${where}: the name ${keyProblem}`, [
-            { path: where, message: `the name ${keyProblem}` },
-          ]);
-        }
-        walk(o[k]);
-        keys.pop();
-      }
+      return problem ? { path: fieldPath(path, keys), message: problem } : undefined;
     }
+    if (v === null || typeof v !== 'object') return undefined;
+    if (keys.length >= MAX_DEPTH) return { path, message: `nests deeper than ${MAX_DEPTH} levels` };
+    const o = v as Record<string, unknown>;
+    for (const k in o) {
+      if (!Object.hasOwn(o, k)) continue;
+      if (dropProto && k === '__proto__') {
+        delete o[k];
+        continue;
+      }
+      keys.push(k);
+      const keyProblem = textProblem(k);
+      if (keyProblem) return { path: fieldPath(path, keys), message: `the name ${keyProblem}` };
+      const found = walk(o[k]);
+      if (found) return found;
+      keys.pop();
+    }
+    return undefined;
   };
-  walk(value);
+  return walk(value);
+}
+
+/** `unstorableTextProblem` as a request check: throws `validation_failed` naming the field. */
+export function refuseUnstorableText(value: unknown, path: string, dropProto = false): void {
+  const problem = unstorableTextProblem(value, path, dropProto);
+  if (problem) throw new CodedError('validation_failed', `${problem.path}: ${problem.message}`, [problem]);
 }
 
 /**
