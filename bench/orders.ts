@@ -72,6 +72,7 @@ async function startForwarder(
   secret: string,
   partners: string,
   persist?: (id: string, raw: Buffer) => Promise<void>,
+  persistOutcome?: (id: string, answer: string) => Promise<void>,
 ) {
   const app = Fastify();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -91,7 +92,8 @@ async function startForwarder(
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ type: 'order.created', object: order }),
       });
-      await pos.body.text();
+      const answer = await pos.body.text();
+      if (persistOutcome) await persistOutcome(order.id, answer);
       const dsp = await request(`${partners}/stream-dsp/v1/event`, {
         method: 'POST',
         dispatcher: agent,
@@ -276,7 +278,7 @@ async function main() {
       dspConnected: true,
     });
     const forwarder = await startForwarder(dsp.webhook_secret, partners.url);
-    await db.execute(sql`create table bench_orders (id text primary key, body jsonb not null)`);
+    await db.execute(sql`create table bench_orders (id text primary key, body jsonb not null, outcome jsonb)`);
     const insert = statement(
       'bench_order_insert',
       'insert into bench_orders (id, body) values ($1, $2::jsonb)',
@@ -284,21 +286,36 @@ async function main() {
     const durable = await startForwarder(dsp.webhook_secret, partners.url, async (id, raw) => {
       await run(db, insert, [id, raw.toString()]);
     });
+    const outcome = statement(
+      'bench_order_outcome',
+      'update bench_orders set outcome = $2::jsonb where id = $1',
+    );
+    const twoCommits = await startForwarder(
+      dsp.webhook_secret,
+      partners.url,
+      async (id, raw) => {
+        await run(db, insert, [id, raw.toString()]);
+      },
+      async (id, answer) => {
+        await run(db, outcome, [id, answer]);
+      },
+    );
     const platformUrl = `${platform.url}/order/${dsp.partner_id}`;
+    const paths: [string, string][] = [
+      ['bare forwarder', forwarder.url],
+      ['durable forwarder (+1 insert)', durable.url],
+      ['durable forwarder, outcome committed too (+1 insert, +1 update)', twoCommits.url],
+      ['platform', platformUrl],
+    ];
     // Warm-up: JIT, connections, prepared plans.
-    await measure('warm-up', platformUrl, dsp.webhook_secret, 8, 2_000);
-    await measure('warm-up', forwarder.url, dsp.webhook_secret, 8, 2_000);
-    await measure('warm-up', durable.url, dsp.webhook_secret, 8, 2_000);
-    const rows: [Row, Row, Row][] = [];
+    for (const [, url] of paths) await measure('warm-up', url, dsp.webhook_secret, 8, 2_000);
+    const rows: Row[][] = [];
     for (const c of (process.env.BENCH_CONCURRENCY ?? '8,64').split(',').map(Number)) {
-      rows.push([
-        await measure('bare forwarder', forwarder.url, dsp.webhook_secret, c),
-        await measure('durable forwarder (+1 insert)', durable.url, dsp.webhook_secret, c),
-        await measure('platform', platformUrl, dsp.webhook_secret, c),
-      ]);
+      const measured: Row[] = [];
+      for (const [name, url] of paths) measured.push(await measure(name, url, dsp.webhook_secret, c));
+      rows.push(measured);
     }
-    await forwarder.close();
-    await durable.close();
+    await Promise.all([forwarder.close(), durable.close(), twoCommits.close()]);
     await db.execute(sql`drop table bench_orders`);
     console.log(
       `\nDSP post -> POS accept -> DSP accept, ${DURATION / 1000} s each, driver ${platform.app.ctx.database.driver}, ` +
@@ -310,8 +327,8 @@ async function main() {
       '| concurrency | path | orders/s | p50 ms | p99 ms | 202 p50 ms | errors | CPU of the process | orders/s vs forwarder | p50 - forwarder p50 | orders/s vs durable forwarder |',
     );
     console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const [bare, durable, ours] of rows) {
-      for (const r of [bare, durable, ours]) {
+    for (const [bare, durable, ...others] of rows) {
+      for (const r of [bare, durable, ...others]) {
         const ratio = (r.perSecond / bare.perSecond).toFixed(3);
         const delta = r === bare ? '-' : `${(r.p50 - bare.p50).toFixed(1)} ms`;
         const vsDurable = r === bare ? '-' : (r.perSecond / durable.perSecond).toFixed(3);
