@@ -15,8 +15,7 @@
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -26,6 +25,7 @@ import { createPartner } from '../apps/platform/src/partners/service.ts';
 import { startPlatform } from '../apps/platform/src/server.ts';
 import { grantCompany, importCompany } from '../apps/platform/src/hosted/companies.ts';
 import { DEMO_COMPANY, DEMO_STORE_ID } from '../packages/contracts/src/apis/hr-menu/demo.ts';
+import { startProfile } from './profile.ts';
 import { scratchDatabase } from './scratch-db.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -44,24 +44,6 @@ interface Row {
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 /** BENCH_PROFILE=dir: a CPU profile of each measured route (not the baselines), written there. */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
-
-/** Starts the V8 profiler; answers the function that stops it and writes the profile. */
-async function startProfile(): Promise<(file: string) => Promise<void>> {
-  const session = new Session();
-  session.connect();
-  const post = (method: string) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, (err, result) => (err ? reject(err) : resolve(result))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  return async (file) => {
-    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-    mkdirSync(PROFILE_DIR!, { recursive: true });
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
 
 async function measure(name: string, opts: autocannon.Options): Promise<Row | undefined> {
   if (!ONLY.test(name) && !name.startsWith('bare')) return undefined;

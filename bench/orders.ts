@@ -6,7 +6,8 @@
  * (the same, committing each order in one INSERT before its 202), with the ratios. Every
  * order is committed before it is acknowledged (no `synchronous_commit=off`). Run with DATABASE_URL:
  * the bench makes a scratch database on that server (see scratch-db.ts); without it, on PGlite.
- * BENCH_SECONDS (default 10) per measurement; BENCH_CONCURRENCY (default `8,64`) the DSPs posting at once.
+ * BENCH_SECONDS (default 10) per measurement; BENCH_CONCURRENCY (default `8,64`) the DSPs posting at once;
+ * BENCH_PROFILE (a folder) writes a CPU profile of each platform measurement there.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -24,9 +25,12 @@ import { integrations, locationBindings, orgLocations, orgs } from '../apps/plat
 import { encrypt, hmacHex, safeEqual } from '../apps/platform/src/http/secrets.ts';
 import { createPartner } from '../apps/platform/src/partners/service.ts';
 import { startPlatform } from '../apps/platform/src/server.ts';
+import { startProfile } from './profile.ts';
 import { scratchDatabase } from './scratch-db.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
+/** BENCH_PROFILE=dir: a CPU profile of each platform measurement (not the forwarders), written there. */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 const agent = new Agent({ connections: 256, pipelining: 1 });
 
 /** Resolves an order's latency when the DSP hears its accept. */
@@ -181,9 +185,11 @@ async function measure(
       waiting.delete(body.order.id);
     }
   };
+  const profile = PROFILE_DIR && name === 'platform' ? await startProfile() : undefined;
   const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: concurrency }, loop));
   const cpu = process.cpuUsage(cpu0);
+  await profile?.(join(PROFILE_DIR!, `orders-platform-${concurrency}.cpuprofile`));
   latencies.sort((a, b) => a - b);
   acks.sort((a, b) => a - b);
   const quantile = (list: number[], q: number) =>
@@ -278,7 +284,9 @@ async function main() {
       dspConnected: true,
     });
     const forwarder = await startForwarder(dsp.webhook_secret, partners.url);
-    await db.execute(sql`create table bench_orders (id text primary key, body jsonb not null, outcome jsonb)`);
+    await db.execute(
+      sql`create table bench_orders (id text primary key, body jsonb not null, outcome jsonb)`,
+    );
     const insert = statement(
       'bench_order_insert',
       'insert into bench_orders (id, body) values ($1, $2::jsonb)',
@@ -309,11 +317,11 @@ async function main() {
     ];
     // Warm-up: JIT, connections, prepared plans.
     for (const [, url] of paths) await measure('warm-up', url, dsp.webhook_secret, 8, 2_000);
-    const rows: Row[][] = [];
+    const rows: [Row, Row, ...Row[]][] = [];
     for (const c of (process.env.BENCH_CONCURRENCY ?? '8,64').split(',').map(Number)) {
       const measured: Row[] = [];
       for (const [name, url] of paths) measured.push(await measure(name, url, dsp.webhook_secret, c));
-      rows.push(measured);
+      rows.push(measured as [Row, Row, ...Row[]]);
     }
     await Promise.all([forwarder.close(), durable.close(), twoCommits.close()]);
     await db.execute(sql`drop table bench_orders`);
