@@ -1,17 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestPlatform } from '../../platform/test/platform.ts';
-import {
-  launchChromium,
-  localContext,
-  open,
-  skipBrowserTests,
-  startDocsPlatform,
-  type PageLog,
-} from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { open, skipBrowserTests, useDocsBrowser } from './browser.ts';
 import { guidePages, siteRoutes } from './pages.ts';
 
 /** axe-core's browser build, injected into each page as a script (no request leaves the platform). */
@@ -75,25 +67,11 @@ function axeRoutes(): [route: string, heading: string][] {
 describe.skipIf(skipBrowserTests)(
   'accessibility of the documentation site (axe-core, WCAG 2.0/2.1 A and AA)',
   () => {
-    let platform: TestPlatform;
-    let browser: Browser;
-    let context: BrowserContext;
-    let log: PageLog;
-    let page: Page;
-
     // One browser and one page for every route: axe runs on each page as a partner's browser shows it.
+    const docs = useDocsBrowser({ context: { viewport: { width: 1280, height: 900 } } });
+    let page: Page;
     beforeAll(async () => {
-      platform = await startDocsPlatform();
-      browser = await launchChromium();
-      ({ context, log } = await localContext(browser, platform.url, {
-        viewport: { width: 1280, height: 900 },
-      }));
-      page = await context.newPage();
-    }, 20 * 60_000);
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await platform?.stop();
+      page = await docs.context.newPage();
     });
 
     // An API reference (Redoc, every operation expanded) takes axe 20 s on a busy 2-core machine.
@@ -109,7 +87,7 @@ describe.skipIf(skipBrowserTests)(
         const h1 = page.getByRole('heading', { level: 1 });
         expect.soft(await h1.allTextContents()).toEqual([heading]);
         expect(await axeFindings(page)).toEqual([]);
-        expect(log.external).toEqual([]);
+        expect(docs.log.external).toEqual([]);
       },
       120_000,
     );

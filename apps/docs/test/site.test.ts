@@ -1,18 +1,9 @@
 import { API_DOCS } from '@stream/contracts/operation';
 import { checkOpenApiDocument } from '@stream/contracts/openapi/validate';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestPlatform } from '../../platform/test/platform.ts';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { guidePages, siteRoutes } from './pages.ts';
-import {
-  launchChromium,
-  localContext,
-  open,
-  screenshotPath,
-  skipBrowserTests,
-  startDocsPlatform,
-  type PageLog,
-} from './browser.ts';
+import { open, screenshotPath, skipBrowserTests, useDocsBrowser } from './browser.ts';
 
 const GUIDE = '/docs/authenticating/requesting-a-token';
 const IN_STORE_ORDERS =
@@ -80,31 +71,15 @@ describe('guides of the spec', () => {
 });
 
 describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
-  let platform: TestPlatform;
-  let browser: Browser;
-  let context: BrowserContext;
-  let log: PageLog;
+  const docs = useDocsBrowser();
   let page: Page;
 
-  beforeAll(async () => {
-    platform = await startDocsPlatform();
-    browser = await launchChromium();
-  }, 20 * 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  });
-
   /** A fresh context per test: its own storage, only the platform reachable. */
-  async function fresh(options: Parameters<typeof localContext>[2] = {}): Promise<Page> {
-    await context?.close();
-    ({ context, log } = await localContext(browser, platform.url, options));
-    page = await context.newPage();
+  async function fresh(options: BrowserContextOptions = {}): Promise<Page> {
+    page = await (await docs.newContext(options)).newPage();
     return page;
   }
-  afterEach(async () => {
-    await context?.close();
-  });
+  afterEach(() => docs.closeContext());
 
   it.each(siteRoutes())(
     '%s renders its heading, needs nothing from outside, logs no error',
@@ -120,8 +95,8 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
       expect(await page.locator('img:not([alt])').evaluateAll((els) => els.map((e) => e.outerHTML))).toEqual(
         [],
       );
-      expect(log.errors).toEqual([]);
-      expect(log.external).toEqual([]);
+      expect(docs.log.errors).toEqual([]);
+      expect(docs.log.external).toEqual([]);
     },
   );
 
@@ -270,7 +245,7 @@ describe.skipIf(skipBrowserTests)('documentation site in chromium', () => {
         const section = page.locator(`[data-section-id$="operation/${op.operationId}"]`);
         expect(await section.count(), op.operationId).toBeGreaterThan(0);
       }
-      expect(log.external).toEqual([]);
+      expect(docs.log.external).toEqual([]);
     },
   );
 

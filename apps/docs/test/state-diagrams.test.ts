@@ -1,15 +1,7 @@
 import { STATE_MACHINES } from '@stream/contracts/states';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestPlatform } from '../../platform/test/platform.ts';
-import {
-  launchChromium,
-  localContext,
-  open,
-  skipBrowserTests,
-  startDocsPlatform,
-  type PageLog,
-} from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { open, skipBrowserTests, useDocsBrowser } from './browser.ts';
 import { guidePages } from './pages.ts';
 import { collectedContractData } from './contract-data.ts';
 import type { ContractData } from '../plugins/contract-data.ts';
@@ -120,26 +112,12 @@ describe('the state machines of the contracts', () => {
 });
 
 describe.skipIf(skipBrowserTests)('state diagrams in chromium', () => {
-  let platform: TestPlatform;
-  let browser: Browser;
-  let context: BrowserContext;
-  let log: PageLog;
-
-  beforeAll(async () => {
-    platform = await startDocsPlatform();
-    browser = await launchChromium();
-    ({ context, log } = await localContext(browser, platform.url));
-  }, 20 * 60_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await platform?.stop();
-  });
+  const docs = useDocsBrowser({ context: {} });
 
   it.each(GUIDES.map((g) => [g.route, g.machines] as const))(
     '%s shows every state and move of %j as the contracts declare them',
     async (route, machines) => {
-      const page = await context.newPage();
+      const page = await docs.context.newPage();
       await open(page, route);
       const diagrams = await readDiagrams(page);
       expect(diagrams.map((d) => d.machine)).toEqual(machines);
@@ -164,8 +142,8 @@ describe.skipIf(skipBrowserTests)('state diagrams in chromium', () => {
         expect(d.height, d.machine).toBeGreaterThan(150);
       }
       await page.close();
-      expect(log.errors).toEqual([]);
-      expect(log.external).toEqual([]);
+      expect(docs.log.errors).toEqual([]);
+      expect(docs.log.external).toEqual([]);
     },
   );
 });
