@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { Scope } from '@stream/contracts/common';
 import { SIGNING_ALG, type Signer, type SigningKeys } from './keys.ts';
+import { BoundedMap } from '../shared/bounded-map.ts';
 
 /** Who a Partner API access token speaks for. */
 export interface PartnerAuth {
@@ -70,9 +71,11 @@ export class AccessTokenError extends Error {
  * only tokens that passed verification enter, and the oldest entry leaves when it is full.
  */
 export class VerifiedTokens {
-  private readonly entries = new Map<string, { auth: PartnerAuth; exp: number }>();
+  private readonly entries: BoundedMap<string, { auth: PartnerAuth; exp: number }>;
 
-  constructor(readonly capacity = 10_000) {}
+  constructor(readonly capacity = 10_000) {
+    this.entries = new BoundedMap(capacity);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -91,10 +94,6 @@ export class VerifiedTokens {
   }
 
   set(token: string, auth: PartnerAuth, exp: number): void {
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
     this.entries.set(token, { auth, exp });
   }
 }

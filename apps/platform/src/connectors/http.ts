@@ -159,7 +159,7 @@ function callSignal(timeoutMs: number, stops: AbortSignal[]) {
   const stop = () => controller.abort();
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    stop();
   }, timeoutMs);
   timer.unref(); // as AbortSignal.timeout's: a call in flight does not hold a stopping process open
   for (const s of stops) {

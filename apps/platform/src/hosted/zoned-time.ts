@@ -1,3 +1,5 @@
+import { BoundedMap } from '../shared/bounded-map.ts';
+
 /** An instant as a store's wall clock reads it: date, weekday and minutes since midnight. */
 export interface LocalTime {
   /** YYYY-MM-DD */
@@ -15,8 +17,7 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
  * The last instants read, by zone and millisecond: pricing reads the same `deferDue` several times
  * (order type, groups, discount windows), and `formatToParts` is the slow part (~20 µs). Bounded.
  */
-const recent = new Map<string, LocalTime>();
-const RECENT_CAPACITY = 1000;
+const recent = new BoundedMap<string, LocalTime>(1000);
 
 /** Reads an instant in an IANA time zone (daylight saving time included) with the platform's Intl data. */
 export function localTime(at: Date, timeZone: string): LocalTime {
@@ -43,7 +44,6 @@ export function localTime(at: Date, timeZone: string): LocalTime {
     weekday: WEEKDAYS.indexOf(part.weekday!),
     minutes: Number(part.hour) * 60 + Number(part.minute),
   });
-  if (recent.size >= RECENT_CAPACITY) recent.delete(recent.keys().next().value!);
   recent.set(key, local);
   return local;
 }

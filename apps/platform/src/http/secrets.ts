@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { BoundedMap } from '../shared/bounded-map.ts';
 
 // HMAC signing and constant-time comparison are shared with the sandbox (one implementation).
 export { hmacHex, safeEqual } from '@stream/contracts/server/signature';
@@ -28,7 +29,7 @@ export function encrypt(key: Buffer, plaintext: string): string {
  * OPENED_MAX per key, the oldest forgotten first. A rotated secret or refreshed token is sealed
  * anew (a new IV), so a kept value is never stale; a tampered one is a new string and is checked.
  */
-const opened = new WeakMap<Buffer, Map<string, string>>();
+const opened = new WeakMap<Buffer, BoundedMap<string, string>>();
 const OPENED_MAX = 1000;
 
 export function decrypt(key: Buffer, sealed: string): string {
@@ -36,8 +37,7 @@ export function decrypt(key: Buffer, sealed: string): string {
   const hit = known?.get(sealed);
   if (hit !== undefined) return hit;
   const plaintext = unseal(key, sealed);
-  if (!known) opened.set(key, (known = new Map()));
-  if (known.size >= OPENED_MAX) known.delete(known.keys().next().value!);
+  if (!known) opened.set(key, (known = new BoundedMap(OPENED_MAX)));
   known.set(sealed, plaintext);
   return plaintext;
 }

@@ -10,6 +10,7 @@ import { companyGrants, hostedMenus, stores } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
 import { storeNotVisible, zoneOf, type HostedStore } from '../access.ts';
 import { menuOf } from '../menus/store-menus.ts';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 /**
  * One round trip for what pricing needs: is the caller's token live (`tokenLiveSql`, so `POST
@@ -58,8 +59,8 @@ const menuById = prepared('hosted_menu_by_id', (db, name) =>
  * menu older than the one stored. Frozen, so nothing can change a copy another request shares.
  * Bounded; the oldest entry goes first.
  */
-const parsedMenus = new Map<string, Menu>();
 const PARSED_MENUS_CAPACITY = 500;
+const parsedMenus = new BoundedMap<string, Menu>(PARSED_MENUS_CAPACITY);
 
 async function menuAtRevision(db: DbOrTx, id: number, revision: string): Promise<Menu> {
   const hit = parsedMenus.get(revision);
@@ -69,7 +70,6 @@ async function menuAtRevision(db: DbOrTx, id: number, revision: string): Promise
   if (!row)
     throw new ApiError('not_found', 'The menu was deleted while the order was priced; send it again.');
   const menu = deepFreeze(menuOf(row));
-  if (parsedMenus.size >= PARSED_MENUS_CAPACITY) parsedMenus.delete(parsedMenus.keys().next().value!);
   parsedMenus.set(row.revision, menu);
   return menu;
 }
@@ -79,7 +79,7 @@ async function menuAtRevision(db: DbOrTx, id: number, revision: string): Promise
  * kept by this process as menus are by revision: pricing reads the version with the token check,
  * and the order types only when they changed. Frozen, bounded, the oldest entry first out.
  */
-const orderTypesByVersion = new Map<string, readonly StoreOrderType[]>();
+const orderTypesByVersion = new BoundedMap<string, readonly StoreOrderType[]>(PARSED_MENUS_CAPACITY);
 
 async function orderTypesAt(
   db: DbOrTx,
@@ -93,8 +93,6 @@ async function orderTypesAt(
     .from(stores)
     .where(eq(stores.id, storeId));
   const types = deepFreeze(row?.orderTypes ?? []);
-  if (orderTypesByVersion.size >= PARSED_MENUS_CAPACITY)
-    orderTypesByVersion.delete(orderTypesByVersion.keys().next().value!);
   // Under the version read now: written since the first statement, it is the newer one.
   if (row) orderTypesByVersion.set(`${storeId}@${row.version}`, types);
   return types;
