@@ -23,13 +23,21 @@ interface Finding {
   targets: string[];
 }
 
-/** Opens a page and waits for what renders after hydration too (Mermaid diagrams). */
+/** How many Mermaid diagrams each guide draws (its ```mermaid blocks), by route. */
+const DIAGRAMS = new Map(guidePages().map((g) => [g.route, (g.source.match(/^```mermaid$/gm) ?? []).length]));
+
+/**
+ * Opens a page and waits for what renders after hydration too: every Mermaid diagram of the page, drawn
+ * (the theme renders nothing until Mermaid has drawn it, so "every diagram on the page has its svg" holds
+ * of a page with none yet), and no drawing in progress (Mermaid draws in a scratch element of the body).
+ */
 async function load(page: Page, route: string): Promise<void> {
   await open(page, route);
-  await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll('.docusaurus-mermaid-container')).every((c) =>
-      c.querySelector('svg'),
-    ),
+  await page.waitForFunction(
+    (diagrams) =>
+      document.querySelectorAll('.docusaurus-mermaid-container > svg').length === diagrams &&
+      document.querySelector('body > [id^="dmermaid-"]') === null,
+    DIAGRAMS.get(route) ?? 0,
   );
 }
 
