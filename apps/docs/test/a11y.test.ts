@@ -23,13 +23,15 @@ interface Finding {
   targets: string[];
 }
 
+const GUIDES = guidePages();
+
 /** How many Mermaid diagrams each guide draws (its ```mermaid blocks), by route. */
-const DIAGRAMS = new Map(guidePages().map((g) => [g.route, (g.source.match(/^```mermaid$/gm) ?? []).length]));
+const DIAGRAMS = new Map(GUIDES.map((g) => [g.route, (g.source.match(/^```mermaid$/gm) ?? []).length]));
 
 /**
- * Opens a page and waits for what renders after hydration too: every Mermaid diagram of the page, drawn
- * (the theme renders nothing until Mermaid has drawn it, so "every diagram on the page has its svg" holds
- * of a page with none yet), and no drawing in progress (Mermaid draws in a scratch element of the body).
+ * Opens a page and waits for what renders after hydration too: as many drawn Mermaid diagrams as its
+ * Markdown holds, and no drawing in progress (Mermaid draws in a scratch element of the body). The
+ * theme puts nothing in the page until a diagram is drawn, so the count is taken from the Markdown.
  */
 async function load(page: Page, route: string): Promise<void> {
   await open(page, route);
@@ -67,8 +69,7 @@ async function axeFindings(page: Page): Promise<Finding[]> {
  */
 function axeRoutes(): [route: string, heading: string][] {
   const MARKERS = [/^\|.*\|$/m, /```mermaid/, /^:::/m, /```bash/, /```json/, ...['Endpoint', 'ErrorTable', 'StateDiagram', 'UnionTable', 'OperationTable', 'EnumTable', 'ErrorCodes', 'MenuFailureCodeTable', 'ScopeTable'].map((c) => new RegExp(`<${c}\\b`))];
-  const guides = guidePages();
-  const sampled = new Set(MARKERS.map((m) => guides.find((g) => m.test(g.source))?.route).filter(Boolean));
+  const sampled = new Set(MARKERS.map((m) => GUIDES.find((g) => m.test(g.source))?.route).filter(Boolean));
   return siteRoutes().filter(([route]) => !route.startsWith('/docs/') || sampled.has(route));
 } // prettier-ignore
 
