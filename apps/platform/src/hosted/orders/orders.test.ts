@@ -98,6 +98,7 @@ describe('POST /PriceOrder', () => {
   it.each([
     ['notes of 200, a reference of 25', { sourceReferenceId: 'r'.repeat(25), preperationNote: 'p'.repeat(200), deliveryNote: 'd'.repeat(200) }],
     ['customer at every limit', { customer: { firstName: 'A'.repeat(25), lastName: "O'Neil-Smith", phoneNumber: '+1 (212) 555-0123', email: `${'a'.repeat(68)}@example.com`, streetnumber: '1'.repeat(10), street: 's'.repeat(40), additionalAddressInfo: 'a'.repeat(25), city: 'c'.repeat(25), state: 'NY', postalcode: '1'.repeat(10), locationName: 'l'.repeat(25), zoneName: 'z'.repeat(25), addressType: 'apartment' } }],
+    ['a phone number with an extension and a one-letter state (the spec limits both by length only)', { customer: { phoneNumber: '212 555 0123 ext 4', state: 'D' } }],
     ['a name with the apostrophe a phone types (’, U+2019)', { customer: { firstName: 'Ana', lastName: 'O’Brien' } }],
     ['modifier quantity 0', { items: [{ id: 'garlic-knots', qty: 1, price: 0, orderModifiers: [{ id: 'ranch', quantity: 0 }] }] }],
     ['an item id of 25 characters (not on the menu: priced as unknown, not refused as too long)', { items: [{ id: 'x'.repeat(25), qty: 1, price: 0 }] }],

@@ -214,11 +214,9 @@ export const Customer = z
     loyaltyId: Text(50).optional(),
     firstName: Name(25).optional(),
     lastName: Name(25).optional(),
-    phoneNumber: z
-      .string()
-      .max(20, 'must be at most 20 characters')
-      .regex(/^\+?[0-9 ().-]{7,20}$/, 'must be a phone number of digits, spaces, ( ) . - and a leading +')
-      .optional(),
+    // The spec limits these by length only (restaurant-apis.md section 5): a phone number such as
+    // "212 555 0123 x4" and a region such as "D" are a partner's to send.
+    phoneNumber: Text(20).optional(),
     email: z
       .string()
       .max(80, 'must be at most 80 characters')
@@ -228,7 +226,7 @@ export const Customer = z
     street: Text(40).optional(),
     additionalAddressInfo: Text(25).optional(),
     city: Text(25).optional(),
-    state: z.string().length(2, 'must be a 2-letter state code').optional(),
+    state: Text(2).optional(),
     postalcode: Text(10).optional(),
     locationName: Text(25).optional(),
     addressType: AddressType.optional(),
