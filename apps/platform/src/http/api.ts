@@ -97,6 +97,16 @@ export function apiScopeOf(app: FastifyInstance, url: string): ApiScope | undefi
   return first ? app.apiPrefixes.get(first) : undefined;
 }
 
+/**
+ * The API scope a path's first segment names in another case (`/priceorder`, `/STORES`), when
+ * exactly one does: its 404 is then in that API's envelope and names the spelling to use.
+ */
+function apiScopeInAnotherCase(app: FastifyInstance, path: string): ApiScope | undefined {
+  const first = /^\/[^/?#]*/.exec(path)?.[0].toLowerCase();
+  const named = [...app.apiPrefixes].filter(([prefix]) => prefix.toLowerCase() === first);
+  return named.length === 1 ? named[0]![1] : undefined;
+}
+
 export function envelopeForUrl(app: FastifyInstance, url: string): ErrorEnvelope {
   return apiScopeOf(app, url)?.envelope ?? 'stream';
 }
@@ -115,7 +125,7 @@ function matchesTemplate(template: string, path: string): boolean {
  */
 export function answerNotFound(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = req.url.split('?')[0] ?? '/';
-  const scope = apiScopeOf(app, path);
+  const scope = apiScopeOf(app, path) ?? apiScopeInAnotherCase(app, path);
   const envelope = scope?.envelope ?? 'stream';
   if (scope && envelope === 'hosted') {
     const allowed = [
@@ -129,5 +139,10 @@ export function answerNotFound(app: FastifyInstance, req: FastifyRequest, reply:
       });
     }
   }
-  return sendError(reply, envelope, 404, { code: 'not_found', message: noRouteMessage(req) });
+  // Paths are matched as the contract spells them; a call spelling one in another case is told which.
+  const spelled = scope?.operations.find(
+    (op) => op.method === req.method && matchesTemplate(op.path.toLowerCase(), path.toLowerCase()),
+  );
+  const hint = spelled ? ` Paths are case-sensitive: did you mean ${spelled.method} ${spelled.path}?` : '';
+  return sendError(reply, envelope, 404, { code: 'not_found', message: noRouteMessage(req) + hint });
 }

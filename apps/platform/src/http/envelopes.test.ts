@@ -140,6 +140,15 @@ describe('the hosted envelope {data, message, messagesDetails}', () => {
     expect(thrown.message).toBe('No menu for store 404.');
   });
 
+  it('answers a path spelled in another case with a 404 in the API\'s envelope naming the spelling', async () => {
+    const wrongPrefix = expectHosted(await call('GET', url('/testmenus/12')), 404, 'not_found');
+    expect(wrongPrefix.message).toBe('There is no GET /testmenus/12 route. Paths are case-sensitive: did you mean GET /TestMenus/{id}?');
+    const wrongSegment = expectHosted(await call('GET', url('/TestMenus/12/Items')), 404, 'not_found');
+    expect(wrongSegment.message).toBe('There is no GET /TestMenus/12/Items route. Paths are case-sensitive: did you mean GET /TestMenus/{id}/items?');
+    // No operation of that method in any case: no hint.
+    expect(expectHosted(await call('GET', url('/testmenus/12/nothing')), 404, 'not_found').message).toBe('There is no GET /testmenus/12/nothing route.');
+  }); // prettier-ignore
+
   it('answers 405 with Allow for a method the path does not take', async () => {
     const res = await call('DELETE', url('/TestMenus/12'));
     expectHosted(res, 405, 'method_not_allowed');
