@@ -6,7 +6,7 @@ import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
 import { refreshTokensUsedAMinuteAgo, requestAccessToken } from '../../auth/testing.ts';
 import { hostedSuite, hostedWorld } from '../testing.ts';
-import { hostedOrders } from '../../db/schema/index.ts';
+import { hostedOrders, stores } from '../../db/schema/index.ts';
 import { MAX_LISTED } from './orders.route.ts';
 import { moveByOperator } from './records.ts';
 
@@ -324,6 +324,39 @@ describe('POST /Orders and what follows', () => {
     expect([lower.status, lower.body.data?.orderType, lower.body.data?.total]).toEqual([201, 'Delivery', uber.body.data.total]);
     const refused = await post('/PriceOrder', { ...delivery, orderType: 'delivery' }, { serviceType: 'GrubHub', applyDefaultModifiers: true });
     expect([refused.status, refused.body.message]).toEqual([422, expect.stringContaining('does not take Delivery orders for GrubHub')]);
+  }); // prettier-ignore
+
+  it("charges a delivery order the fee of the zone customer.zoneName names, as DeliveryMetrics quotes it; warns of a zone it cannot charge", async () => {
+    const delivery = (zoneName?: string) => order({ orderType: 'Delivery', items: [{ id: 'margherita-lg', qty: 2, price: 0 }], discounts: [], customer: { firstName: 'Ana', zoneName } });
+    const fees = async (zoneName?: string) => {
+      const res = await post('/PriceOrder', delivery(zoneName), { serviceType: 'UberEats', applyDefaultModifiers: true });
+      expect(res.status, res.text).toBe(200);
+      const zoneWarnings = res.body.messagesDetails.filter((m: { id: string }) => m.id === 'body.data.customer.zoneName').map((m: { message: string }) => m.message);
+      const taxed = res.body.data.taxes.map((t: { taxableAmount: number }) => t.taxableAmount);
+      return { fees: res.body.data.fees, taxed, total: res.body.data.total, zoneWarnings };
+    };
+    const quoted = await suite.world.hosted('GET', '/Stores/1001/DeliveryMetrics?streetNumber=350&streetName=W%2024th%20St&city=New%20York&state=NY&postalCode=10011');
+    const none = await fees();
+    const chelsea = await fees('chelsea'); // matched in any case
+    expect(chelsea.fees).toEqual([...none.fees, { feeName: 'Zone Fee', feeAmount: quoted.body.data.deliveryFee }]);
+    expect([quoted.body.data.deliveryFee, chelsea.zoneWarnings]).toEqual([150, []]);
+    // Taxed as the delivery fee is (the demo menu's food tax).
+    expect(chelsea.taxed).toEqual([none.taxed[0] + 150]);
+    expect(await fees('Pier')).toEqual({ ...none, zoneWarnings: ['The store has no delivery zone Pier (its zones: Chelsea); no zone fee was added.'] });
+    // Placed, the order keeps the fee; a pickup order's zone is no fee and no warning.
+    const placed = await post('/Orders', delivery('Chelsea'), { serviceType: 'UberEats', applyDefaultModifiers: true });
+    expect([placed.status, placed.body.data?.fees]).toEqual([201, chelsea.fees]);
+    const pickup = await post('/PriceOrder', order({ customer: { zoneName: 'Nowhere' } }));
+    expect([pickup.status, pickup.body.data.fees, pickup.body.messagesDetails.filter((m: { id: string }) => m.id.includes('zoneName'))]).toEqual([200, [], []]);
+    // A zone the store does not deliver to adds nothing (DeliveryMetrics quotes 0 there) and says so.
+    const db = suite.platform.app.ctx.db;
+    const [store] = await db.select({ zones: stores.geoFences }).from(stores).where(eq(stores.id, 1001));
+    await db.update(stores).set({ geoFences: store!.zones.map((z) => ({ ...z, delivery: false })) }).where(eq(stores.id, 1001));
+    try {
+      expect(await fees('Chelsea')).toEqual({ ...none, zoneWarnings: ['The store does not deliver to zone Chelsea; no zone fee was added.'] });
+    } finally {
+      await db.update(stores).set({ geoFences: store!.zones }).where(eq(stores.id, 1001));
+    }
   }); // prettier-ignore
 
   it('lists by business date (3 days at most) and filters; cancels by reference', async () => {

@@ -12,6 +12,7 @@ import type { Loose } from '../ignored-fields.ts';
 import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
 import { orderTypeSpelled, storeOrderTypeFor } from '../stores/order-types.ts';
 import { storeAndMenuForOrder } from './menu-for.ts';
+import { zoneFeeFor } from './zone-fee.ts';
 import { applyCardPayment } from './payments.ts';
 import { insertOrder, type OrderRow } from './records.ts';
 
@@ -66,6 +67,9 @@ export async function priceForStore(
   ]);
   const order = orderType === r.order.orderType ? r.order : { ...r.order, orderType };
   const terms = storeOrderTypeFor(store.id, store.orderTypes, order.orderType, r.serviceType);
+  const zoneName = order.customer?.zoneName;
+  const delivery = menu.orderTypes.find((t) => t.id === order.orderType)?.isDelivery;
+  const zone = delivery && zoneName ? await zoneFeeFor(db, store.id, zoneName) : undefined;
   const result = priceOrder({
     menu,
     order,
@@ -73,6 +77,7 @@ export async function priceForStore(
     timeZone: store.zone,
     now: r.now,
     storeHours: terms?.operationPeriods,
+    zoneFee: zone?.cents,
   });
   if (result.errors.length > 0) {
     const details = result.errors.map((e) => ({ path: `body.data.${e.path}`, message: e.message }));
@@ -86,7 +91,10 @@ export async function priceForStore(
   const prepMinutes =
     terms?.estimatedTime ?? menu.orderTypes.find((t) => t.id === order.orderType)?.deferPrepMinutes ?? 0;
   // The engine's warnings name fields of the order (`discounts[1]`): on the wire, of the body.
-  const messages = result.messages.map((m) => ({ ...m, id: `body.data.${m.id}` }));
+  const messages = [
+    ...result.messages.map((m) => ({ ...m, id: `body.data.${m.id}` })),
+    ...(zone?.messages ?? []),
+  ];
   return { ...result, messages, store, prepMinutes };
 }
 

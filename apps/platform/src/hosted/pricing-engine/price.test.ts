@@ -537,6 +537,15 @@ describe('taxes, fees and totals', () => {
     expect(price({ items: [line('burger')] }).order.fees).toEqual([]); // Pickup: no delivery fee
   }); // prettier-ignore
 
+  it("adds a delivery order's zone fee after the delivery fee, taxed as it is; a pickup order's zone adds nothing", () => {
+    const zoned = (orderType: string) => priceOrder({ menu: MENU, order: OrderInput.parse({ orderType, deferDue: TUESDAY_NOON, items: [line('burger', 2)] }), applyDefaultModifiers: false, timeZone: 'America/New_York', now: NOW, zoneFee: 150 });
+    const delivery = zoned('Delivery');
+    expect(delivery.order.fees).toEqual([{ feeName: 'Delivery Fee', feeAmount: 500 }, { feeName: 'Zone Fee', feeAmount: 150 }]);
+    // Food tax 10% on the lines (2200) and both fees (650).
+    expect([delivery.order.taxes, delivery.order.total]).toEqual([[{ taxName: 'Food tax', taxableAmount: 2850, taxAmount: 285 }], 2200 + 650 + 285]);
+    expect(zoned('Pickup').order.fees).toEqual([]);
+  }); // prettier-ignore
+
   it('spreads an order discount over the lines before tax, by largest remainder', () => {
     const r = priceWith([{ discountScope: 'Order', discountType: 'AmountOff', discountValue: 101 }], [line('burger'), line('beer')]);
     // 101 over 1000 and 600: 63.125 and 37.875 -> 63 and 38.

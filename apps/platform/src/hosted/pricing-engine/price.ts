@@ -23,6 +23,11 @@ export interface PricingInput {
   now: Date;
   /** The store's own hours for the order type (its Store API order type), checked with the menu's. */
   storeHours?: PricingInput['menu']['orderTypes'][number]['operationPeriods'] | undefined;
+  /**
+   * The surcharge of the delivery zone `customer.zoneName` names (its Store API `additionalFee`, in
+   * cents: what DeliveryMetrics quotes as `deliveryFee`), added to a delivery order's fees.
+   */
+  zoneFee?: number | undefined;
 }
 
 export interface PricingProblem {
@@ -96,6 +101,7 @@ export function priceOrder(input: PricingInput): PricingResult {
     // `feeName` is 1 to 25 characters: an empty display name is no name.
     fees.push({ feeName: (delivery.displayName || 'Delivery Fee').slice(0, 25), feeAmount: amount });
   }
+  if (orderType?.isDelivery && input.zoneFee) fees.push({ feeName: 'Zone Fee', feeAmount: input.zoneFee });
   const feeTotal = fees.reduce((n, f) => n + f.feeAmount, 0);
 
   // Taxes: each line after its discounts and its share of the order's, by its item's tax type.

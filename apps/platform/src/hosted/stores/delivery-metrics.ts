@@ -39,6 +39,14 @@ export function zoneOf(zones: readonly GeoFence[], at: Point): GeoFence | undefi
   return holding.find((zone) => !zone.delivery) ?? holding[0];
 }
 
+/**
+ * What a zone adds to a delivery, in cents: its `additionalFee` (dollars) where it delivers. A zone
+ * that does not deliver quotes nothing, as outside every zone.
+ */
+export function zoneFeeCents(zone: GeoFence): number {
+  return zone.delivery ? Math.round(zone.additionalFee * 100) : 0;
+}
+
 export interface MetricsRequest extends Address {
   includeDrivingDistance: boolean;
   distanceUOM: 'mi' | 'km';
@@ -82,9 +90,9 @@ export async function deliveryMetrics(
       distance: round2(greatCircleMiles(from, to) * perMile),
       drivingDistance,
       distanceUOM: q.distanceUOM,
-      // Only a zone that delivers quotes a fee: in one that does not, the answer is the one outside
-      // every zone (not deliverable, 0), with the zone named so the partner can say why.
-      deliveryFee: zone?.delivery ? Math.round(zone.additionalFee * 100) : 0,
+      // In a zone that does not deliver, the answer is the one outside every zone (not deliverable,
+      // 0), with the zone named so the partner can say why.
+      deliveryFee: zone ? zoneFeeCents(zone) : 0,
       latitude: to.latitude,
       longitude: to.longitude,
     },

@@ -230,7 +230,10 @@ export const Customer = z
     postalcode: Text(10).optional(),
     locationName: Text(25).optional(),
     addressType: AddressType.optional(),
-    zoneName: Text(25).optional(),
+    zoneName: Text(25).optional().meta({
+      description:
+        "The customer's delivery zone, as DeliveryMetrics names it: a delivery order is charged its fee (`Zone Fee`).",
+    }),
   })
   .meta({ id: 'HostedCustomer' });
 
