@@ -6,6 +6,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { prepared } from '../db/prepared.ts';
 import { integrations, partners } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { PermanentJobError } from '../jobs/kinds.ts';
 import { decrypt, encrypt } from '../http/secrets.ts';
 import { findPartner, type Partner } from '../partners/service.ts';
 import {
@@ -92,6 +93,17 @@ export function partnerFailure(err: { message: string }): ApiError {
 /** What a call made while a client waits throws: a partner's failure as `partnerFailure`, anything else as it is. */
 export function asPartnerFailure(err: unknown): unknown {
   return err instanceof PartnerCallError || err instanceof UnusableAnswerError ? partnerFailure(err) : err;
+}
+
+/**
+ * What a job calling as the merchant does with a failed call: a grant the merchant must renew
+ * (`integration_*`) will not heal by retrying, so the job gives up; anything else, a partner's 4xx
+ * included, is thrown on to be retried until the job's deadline.
+ */
+export function permanentIfGrantUnusable(err: unknown): never {
+  if (err instanceof ApiError && err.code.startsWith('integration_'))
+    throw new PermanentJobError(err.message);
+  throw err;
 }
 
 export const needsReconnection = (reason: string | null) =>

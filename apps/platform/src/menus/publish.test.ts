@@ -258,6 +258,32 @@ describe('publishing a location menu', () => {
     }
   });
 
+  it('retries a menu outcome the POS refuses, as any answer but a 2xx, and takes any 2xx, whatever its body', async () => {
+    let n = 0;
+    // A 409 first, then a 200 whose body is a JSON string, not an object: delivered all the same.
+    w.pos.events = () => (++n === 1 ? { status: 409, body: { error: 'busy' } } : { status: 200, body: 'OK' });
+    try {
+      const before = posEvents().length;
+      const res = await api('POST', menus('publish'));
+      expect(res.status, res.text).toBe(202);
+      const job = await waitFor(
+        async () => {
+          const [newest] = rowsOf<{ status: string; attempts: number }>(
+            await w.platform.app.ctx.db.execute(sql`select status, attempts from jobs where kind = 'menus.notify-pos' order by created_at desc limit 1`),
+          );
+          return newest && newest.status !== 'pending' && newest.status !== 'running' && posEvents().length > before ? newest : undefined;
+        },
+        20_000,
+        'the POS notification settled',
+      );
+      expect(job).toEqual({ status: 'succeeded', attempts: 2 });
+      // Both attempts carried the same event.
+      expect(posEvents().slice(before)).toEqual([posEvents()[before], posEvents()[before]]);
+    } finally {
+      w.pos.events = () => ({ status: 204 });
+    }
+  }); // prettier-ignore
+
   it('publishes a newer catalog that arrives while an older publish waits to retry, never the older file', async () => {
     const saved = { ...MENU_PUBLISH };
     // The DSP is down for the first try; the retry waits a minute unless the clock moves.

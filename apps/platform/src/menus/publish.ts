@@ -19,7 +19,7 @@ import {
   orgLocations,
   partners,
 } from '../db/schema/index.ts';
-import { PartnerCallError } from '../connectors/index.ts';
+import { PartnerCallError, permanentIfGrantUnusable } from '../connectors/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineDeadlineJobKind, defineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/outbox.ts';
@@ -504,11 +504,8 @@ export const menuNotifyPos = defineJobKind<z.infer<typeof NotifyPayload>, void>(
         job,
       });
     } catch (err) {
-      if (err instanceof PartnerCallError && err.reason !== 'unavailable')
-        throw new PermanentJobError(err.message);
-      if (err instanceof ApiError && err.code.startsWith('integration_'))
-        throw new PermanentJobError(err.message);
-      throw err;
+      // Any answer but a 2xx is retried for the day; only a grant the merchant must renew gives up.
+      permanentIfGrantUnusable(err);
     }
   },
 });

@@ -6,9 +6,8 @@ import { PosOrderRequest, posReceiveOrder } from '@stream/contracts/apis/become-
 import type { DbOrTx } from '../db/client.ts';
 import { prepared } from '../db/prepared.ts';
 import { integrations, locationBindings, orders, orgLocations, partners } from '../db/schema/index.ts';
-import { PartnerCallError } from '../connectors/index.ts';
+import { PartnerCallError, permanentIfGrantUnusable } from '../connectors/index.ts';
 import { UnusableAnswerError } from '../connectors/http.ts';
-import { ApiError } from '../http/errors.ts';
 import type { Backoff } from '../jobs/backoff.ts';
 import { defineDeadlineJobKind, PermanentJobError, type JobKind } from '../jobs/kinds.ts';
 import { enqueue, type EnqueueInput } from '../jobs/outbox.ts';
@@ -74,13 +73,6 @@ export interface OrderCall {
  */
 const LIVE_GRANT: readonly IntegrationStatus[] = ['active'];
 const SETTLING_GRANT: readonly IntegrationStatus[] = ['active', 'deprovisioned'];
-
-/** A grant the merchant must renew will not heal by retrying. */
-function permanentIfGrantUnusable(err: unknown): never {
-  if (err instanceof ApiError && err.code.startsWith('integration_'))
-    throw new PermanentJobError(err.message);
-  throw err;
-}
 
 /**
  * The location's event providers that hear an order received at `receivedAt` (enabled by then: a
@@ -179,11 +171,10 @@ const posCallDef: Omit<
       return { order, providers, prepare, answer: answer.order ?? null };
     } catch (err) {
       // A refusal of a new order is its outcome, not a failure to deliver: settle it, do not retry.
-      if (err instanceof PartnerCallError && err.reason === 'rejected') {
-        if (request.type === 'order.created')
-          return { order, providers, prepare, rejected: err.responseText ?? '' };
-        throw new PermanentJobError(err.message);
-      }
+      // An update or a cancellation refused is retried like any failure (wire-notes: anything but a
+      // 2xx is retried), as a POS may refuse one for a while (409 while it is still storing the order).
+      if (err instanceof PartnerCallError && err.reason === 'rejected' && request.type === 'order.created')
+        return { order, providers, prepare, rejected: err.responseText ?? '' };
       // Any 2xx acknowledges an update or a cancellation, whatever its body (`204`, text): only a
       // new order's answer carries something the platform needs. A new order answered 2xx but
       // unusably was reached: its outcome, not a delivery to retry or give up on.
@@ -253,8 +244,8 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
         grant: found,
       });
     } catch (err) {
-      if (err instanceof PartnerCallError && err.reason === 'rejected')
-        throw new PermanentJobError(err.message);
+      // Any answer but a 2xx is retried until the deadline (a DSP may answer 404 for an order it is
+      // still storing); only a grant the merchant must renew gives up at once.
       permanentIfGrantUnusable(err);
     }
   },

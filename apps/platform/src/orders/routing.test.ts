@@ -529,6 +529,30 @@ describe('after acceptance', () => {
     }
   }); // prettier-ignore
 
+  it('retries a 4xx to an event or a cancellation, as any answer but a 2xx (wire-notes); only a new order takes a 4xx as its answer', async () => {
+    // The DSP answers its first accept 404 (it has not stored the order yet); the POS its first cancel 409.
+    const refused = new Set<string>();
+    const once = (key: string, status: number) => (refused.has(key) ? undefined : (refused.add(key), { status, body: { error: 'not yet' } }));
+    w.dsp.answer = (body) => (body.type === 'location.order.accept' && once(`accept ${body.order_id}`, 404)) || { status: 200, body: {} };
+    try {
+      const one = await accepted('pos-4xx-retried');
+      w.pos.answer = (body) => (body.type === 'order.canceled' ? (once('cancel', 409) ?? { status: 204 }) : accept('pos-4xx-retried'));
+      await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: one.dspId, cancel_reason: 'customer_requested' });
+      const settled = (kind: string) =>
+        waitFor(async () => {
+          const [job] = rowsOf<{ status: string; attempts: number; last_error: string | null }>(
+            await w.platform.app.ctx.db.execute(sql`select status, attempts, last_error from jobs where kind = ${kind} and payload->>'order_id' = ${one.id} order by created_at limit 1`),
+          );
+          return job?.status === 'succeeded' || job?.status === 'dead' ? job : undefined;
+        }, 15_000, `${kind} settled`);
+      expect(await settled('orders.dsp')).toMatchObject({ status: 'succeeded', attempts: 2 });
+      expect(await settled('orders.pos-update')).toMatchObject({ status: 'succeeded', attempts: 2 });
+      expect(dspEvents(w, one.dspId).filter((e) => (e.body as { type: string }).type === 'location.order.accept')).toHaveLength(2);
+    } finally {
+      w.dsp.answer = () => ({ status: 200, body: {} });
+    }
+  }); // prettier-ignore
+
   it('a DSP cancellation reaches the POS with both ids; a restaurant one reaches the DSP', async () => {
     const one = await accepted('pos-cancel-1');
     w.pos.answer = (body) => (body.type === 'order.canceled' ? { status: 204 } : accept('pos-cancel-1'));

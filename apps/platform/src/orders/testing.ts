@@ -49,6 +49,8 @@ export interface FakePartner {
   names: Record<string, string>;
   /** Answers the location connection calls (default 204). */
   connection: (body: Record<string, unknown>) => Answer;
+  /** POS: answers `POST /stream-pos/v1/events`, the menu outcomes (default 204). */
+  events: (body: Record<string, unknown>) => Answer;
   /** POS: what `GET /stream-pos/v1/catalog` answers (default: an empty catalog), in a 200 unless `catalogAnswer`. */
   catalog: unknown;
   catalogAnswer?: Answer;
@@ -66,6 +68,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
     prepTimeMinutes: 15,
     names: {},
     connection: () => ({ status: 204 }),
+    events: () => ({ status: 204 }),
     catalog: {},
     server: null!,
     ofPath: (path) => p.received.filter((r) => r.path === path),
@@ -114,7 +117,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
       }
       if (path.endsWith('/connection')) return send(p.connection(body));
       if (path === '/stream-pos/v1/catalog') return send(p.catalogAnswer ?? { status: 200, body: p.catalog });
-      if (path === '/stream-pos/v1/events') return send({ status: 204 });
+      if (path === '/stream-pos/v1/events') return send(p.events(body));
       if (path === '/stream-pos/v1/orders' || path === '/stream-dsp/v1/event')
         return send(p.answer(body, ++calls));
       send({ status: 404, body: {} });

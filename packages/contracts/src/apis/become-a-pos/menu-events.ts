@@ -95,7 +95,7 @@ export const posReceiveEvent = defineOperation({
   summary: 'Receive a menu publication outcome',
   description: `After each publication of a location's menu to a marketplace store the platform tells you how it went:
 \`menu.publish_success\`, or \`menu.publish_failure\` with one of the 24 \`failure_code\`s and a sentence saying what
-to fix. Answer any 2xx; anything else is retried.`,
+to fix. Answer any 2xx (a body is ignored); anything else is retried for a day.`,
   tags: ['Catalog'],
   security: { kind: 'merchant-bearer' },
   servedBy: 'partner',
@@ -116,6 +116,6 @@ to fix. Answer any 2xx; anything else is retried.`,
       created_at: 1795561200000,
     },
   },
-  responses: { 200: { description: 'Received (any 2xx).', schema: z.object({}).loose(), example: {} } },
+  responses: { 200: { description: 'Received. Any 2xx counts; the platform reads no body.' } },
   errors: ['validation_failed', ...MERCHANT_TOKEN_ERRORS],
 });
