@@ -10,9 +10,15 @@ import { z } from 'zod';
 export function issueSentence(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined
-        ? `is required but missing; send ${article(String(issue.expected))}.`
-        : `must be ${article(String(issue.expected))}, not ${kindOf(issue.input)}.`;
+      if (issue.input === undefined)
+        return `is required but missing; send ${article(String(issue.expected))}.`;
+      // A number that is not the number asked for: too large to hold (1e309 parses as Infinity), or a
+      // fraction where a whole number is asked for. "Not a number" would contradict itself.
+      if (typeof issue.input === 'number' && (issue.expected === 'number' || issue.expected === 'int'))
+        return Number.isFinite(issue.input)
+          ? `must be ${article(String(issue.expected))}, not ${issue.input}.`
+          : `must be ${article(String(issue.expected))}; this one is too large to hold.`;
+      return `must be ${article(String(issue.expected))}, not ${kindOf(issue.input)}.`;
     case 'too_small':
       return bound(issue.origin, 'least', issue.minimum, issue.inclusive);
     case 'too_big':
