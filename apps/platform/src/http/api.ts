@@ -91,6 +91,10 @@ export async function registerApi(
   });
 }
 
+/** The longest path parameter the router takes: no id the platform gives is that long. */
+export const MAX_PARAM_LENGTH = 200;
+export const LONG_PARAM_MESSAGE = `A path parameter is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`;
+
 /** The API scope a URL belongs to, by its first path segment. */
 export function apiScopeOf(app: FastifyInstance, url: string): ApiScope | undefined {
   const first = /^\/[^/?#]*/.exec(url)?.[0];
@@ -127,6 +131,11 @@ export function answerNotFound(app: FastifyInstance, req: FastifyRequest, reply:
   const path = req.url.split('?')[0] ?? '/';
   const scope = apiScopeOf(app, path) ?? apiScopeInAnotherCase(app, path);
   const envelope = scope?.envelope ?? 'stream';
+  // The router refuses an over-long parameter (frameworkErrors) on some routes and finds no route on
+  // others (a GET with its HEAD twin): the same 400 either way, never a 405 naming the method sent.
+  if (path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) {
+    return sendError(reply, envelope, 400, { code: 'invalid_request', message: LONG_PARAM_MESSAGE });
+  }
   if (scope && envelope === 'hosted') {
     const allowed = [
       ...new Set(scope.operations.filter((op) => matchesTemplate(op.path, path)).map((op) => op.method)),

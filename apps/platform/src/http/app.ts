@@ -15,7 +15,14 @@ import {
   refuseUnstorableUrl,
   sendError,
 } from '@stream/contracts/server/scope';
-import { answerNotFound, envelopeForUrl, PLATFORM_ERRORS, type ApiScope } from './api.ts';
+import {
+  answerNotFound,
+  envelopeForUrl,
+  LONG_PARAM_MESSAGE,
+  MAX_PARAM_LENGTH,
+  PLATFORM_ERRORS,
+  type ApiScope,
+} from './api.ts';
 import { answerWriter } from './answer-writer.ts';
 import { requestCheck } from './request-check.ts';
 import { ApiError } from './errors.ts';
@@ -39,8 +46,6 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** The longest path parameter the router takes; ids are far shorter. */
-const MAX_PARAM_LENGTH = 200;
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
@@ -100,7 +105,7 @@ export function createHttpServer(opts: {
         code: 'invalid_request',
         message:
           err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`
+            ? LONG_PARAM_MESSAGE
             : `The request URL cannot be routed: ${err.message}.`,
       });
     },

@@ -243,7 +243,13 @@ describe('routes without a body', () => {
     expect(long.body.error.message).toBe(
       'A path parameter is longer than 200 characters; no id is that long.',
     );
-  });
+    // A GET route (the router finds no route rather than refusing the parameter) answers the same,
+    // in its API's envelope: not a 404, and not a 405 naming the method sent as the one to use.
+    const get = await call('GET', `${platform.url}/orders/${'x'.repeat(201)}`, { token: partner.token });
+    expect([get.status, get.body.error?.code, get.body.error?.message]).toEqual([400, 'invalid_request', long.body.error.message]);
+    const hosted = await call('GET', `${platform.url}/Menus/${'a'.repeat(201)}`, { token: partner.token, headers: { 'x-store': '1001' } });
+    expect([hosted.status, hosted.body.messagesDetails?.[0]]).toEqual([400, { id: 'invalid_request', message: long.body.error.message, messageType: 'ERROR' }]);
+  }); // prettier-ignore
 
   it('PUT with a token id of the wrong shape is 400 or 404, never 5xx', async () => {
     const res = await call('PUT', `${platform.url}/tokens/${'y'.repeat(65)}`, {
