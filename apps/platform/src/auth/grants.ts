@@ -64,10 +64,22 @@ export function parseExp(raw: number | string | undefined, nowMs = Date.now()): 
   );
 }
 
-/** Scopes as an array or a space-separated string; empty means "not given". Unknown names: invalid_scope. */
+/**
+ * Scopes as an array or a space-separated string; absent means every scope the client has, and so
+ * does a blank string (OAuth client libraries send `scope=` for "no preference"). A list naming
+ * none (`[]`) asks for a token with no scope: invalid_scope, as `POST /tokens` refuses it, rather
+ * than a token with every scope. An unknown name: invalid_scope.
+ */
 export function parseScopes(raw: readonly string[] | string | undefined): Scope[] | undefined {
   const names = typeof raw === 'string' ? raw.split(/\s+/) : (raw ?? []);
   const wanted = new Set(names.map((s) => s.trim()).filter(Boolean));
+  if (!wanted.size && typeof raw === 'string') return undefined;
+  if (!wanted.size && raw !== undefined) {
+    throw new ApiError(
+      'invalid_scope',
+      'scopes names no scope; leave it out for every scope of the client, or name at least one.',
+    );
+  }
   if (!wanted.size) return undefined;
   const unknown = [...wanted].filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length) {

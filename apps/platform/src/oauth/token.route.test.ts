@@ -183,7 +183,13 @@ describe('POST /oauth/token, client_credentials', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('invalid_scope');
     }
-  });
+    // An empty list asks for no scope: refused, not answered with every scope; a blank string, as OAuth
+    // libraries send `scope=` for "no preference", is the default.
+    const none = await call('POST', tokenUrl(), { body: { grant_type: 'client_credentials', ...pick(limited), scopes: [] } });
+    expect([none.status, none.body.error?.code, none.body.error?.message]).toEqual([400, 'invalid_scope', 'scopes names no scope; leave it out for every scope of the client, or name at least one.']);
+    const blank = await call('POST', tokenUrl(), { body: { grant_type: 'client_credentials', ...pick(limited), scope: '' } });
+    expect([blank.status, blank.body.scopes]).toEqual([201, ['user', 'onboarding']]);
+  }); // prettier-ignore
 
   it('answers 400 unsupported_grant_type and validation_failed for missing fields', async () => {
     const unknown = await grant({ grant_type: 'password' });

@@ -49,7 +49,7 @@ export const OAuthTokenRequest = z
       .optional()
       .meta({
         description:
-          'Scopes wanted, as an array or one space-separated string; each must have been granted to the client (else 400 `invalid_scope`). Default: every scope of the client (of the original grant, for `refresh_token`).',
+          'Scopes wanted, as an array or one space-separated string; each must have been granted to the client (else 400 `invalid_scope`). Default: every scope of the client (of the original grant, for `refresh_token`); a blank string is the default too, an empty list (`[]`, asking for no scope) is 400 `invalid_scope`.',
         examples: [['user', 'onboarding']],
       }),
     scope: z.string().optional().meta({
