@@ -73,14 +73,13 @@ export function parseExp(raw: number | string | undefined, nowMs = Date.now()): 
 export function parseScopes(raw: readonly string[] | string | undefined): Scope[] | undefined {
   const names = typeof raw === 'string' ? raw.split(/\s+/) : (raw ?? []);
   const wanted = new Set(names.map((s) => s.trim()).filter(Boolean));
-  if (!wanted.size && typeof raw === 'string') return undefined;
-  if (!wanted.size && raw !== undefined) {
+  if (!wanted.size) {
+    if (!Array.isArray(raw)) return undefined;
     throw new ApiError(
       'invalid_scope',
       'scopes names no scope; leave it out for every scope of the client, or name at least one.',
     );
   }
-  if (!wanted.size) return undefined;
   const unknown = [...wanted].filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length) {
     throw new ApiError(

@@ -95,9 +95,11 @@ export async function registerApi(
 export const MAX_PARAM_LENGTH = 200;
 export const LONG_PARAM_MESSAGE = `A path parameter is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`;
 
+const firstSegment = (url: string) => /^\/[^/?#]*/.exec(url)?.[0];
+
 /** The API scope a URL belongs to, by its first path segment. */
 export function apiScopeOf(app: FastifyInstance, url: string): ApiScope | undefined {
-  const first = /^\/[^/?#]*/.exec(url)?.[0];
+  const first = firstSegment(url);
   return first ? app.apiPrefixes.get(first) : undefined;
 }
 
@@ -106,7 +108,7 @@ export function apiScopeOf(app: FastifyInstance, url: string): ApiScope | undefi
  * exactly one does: its 404 is then in that API's envelope and names the spelling to use.
  */
 function apiScopeInAnotherCase(app: FastifyInstance, path: string): ApiScope | undefined {
-  const first = /^\/[^/?#]*/.exec(path)?.[0].toLowerCase();
+  const first = firstSegment(path)?.toLowerCase();
   const named = [...app.apiPrefixes].filter(([prefix]) => prefix.toLowerCase() === first);
   return named.length === 1 ? named[0]![1] : undefined;
 }

@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
 import type { Loose } from '../ignored-fields.ts';
 import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
-import { orderTypeSpelled, storeOrderTypeFor } from '../stores/order-types.ts';
+import { spelledAsListed, storeOrderTypeFor } from '../stores/order-types.ts';
 import { storeAndMenuForOrder } from './menu-for.ts';
 import { zoneFeeFor } from './zone-fee.ts';
 import { applyCardPayment } from './payments.ts';
@@ -61,15 +61,15 @@ export async function priceForStore(
 ): Promise<PricingResult & { store: Pick<HostedStore, 'id' | 'zone'>; prepMinutes: number }> {
   const { store, menu } = await storeAndMenuForOrder(db, r.auth, r.storeId, r.serviceType, r.order);
   // The order type in any case, as in the Store API's paths: `pickup` is the menu's `Pickup`.
-  const orderType = orderTypeSpelled(r.order.orderType, [
+  const orderType = spelledAsListed(r.order.orderType, [
     ...menu.orderTypes.map((t) => t.id),
     ...store.orderTypes.map((t) => t.id),
   ]);
   const order = orderType === r.order.orderType ? r.order : { ...r.order, orderType };
   const terms = storeOrderTypeFor(store.id, store.orderTypes, order.orderType, r.serviceType);
+  const menuOrderType = menu.orderTypes.find((t) => t.id === order.orderType);
   const zoneName = order.customer?.zoneName;
-  const delivery = menu.orderTypes.find((t) => t.id === order.orderType)?.isDelivery;
-  const zone = delivery && zoneName ? await zoneFeeFor(db, store.id, zoneName) : undefined;
+  const zone = menuOrderType?.isDelivery && zoneName ? await zoneFeeFor(db, store.id, zoneName) : undefined;
   const result = priceOrder({
     menu,
     order,
@@ -88,8 +88,7 @@ export async function priceForStore(
     );
   }
   // The store's current estimate (a manager may have changed it), else the menu's prep minutes.
-  const prepMinutes =
-    terms?.estimatedTime ?? menu.orderTypes.find((t) => t.id === order.orderType)?.deferPrepMinutes ?? 0;
+  const prepMinutes = terms?.estimatedTime ?? menuOrderType?.deferPrepMinutes ?? 0;
   // The engine's warnings name fields of the order (`discounts[1]`): on the wire, of the body.
   const messages = [
     ...result.messages.map((m) => ({ ...m, id: `body.data.${m.id}` })),

@@ -19,7 +19,7 @@ export function orderTypeNamed(
   types: readonly StoreOrderType[],
   id: string,
 ): StoreOrderType {
-  const spelled = orderTypeSpelled(
+  const spelled = spelledAsListed(
     id,
     types.map((t) => t.id),
   );
@@ -32,10 +32,11 @@ export function orderTypeNamed(
 }
 
 /**
- * An order type id as `ids` spell it: itself when listed, else the only one differing from it in case
- * (`pickup` for `Pickup`), else as sent (none, or two that differ only in case: the exact one is needed).
+ * An id as `ids` spell it (order types, delivery zones): itself when listed, else the only one
+ * differing from it in case (`pickup` for `Pickup`), else as sent (none, or two that differ only in
+ * case: the exact one is needed).
  */
-export function orderTypeSpelled(id: string, ids: readonly string[]): string {
+export function spelledAsListed(id: string, ids: readonly string[]): string {
   if (ids.includes(id)) return id;
   const lower = id.toLowerCase();
   const matches = new Set(ids.filter((other) => other.toLowerCase() === lower));
