@@ -63,6 +63,18 @@ export const PartnerTokenScope = z
 /** Ids the platform mints: a prefix naming the kind of object, then 24 base32 characters. */
 export const ObjectId = z.string().min(1).max(64);
 
+/**
+ * A partner's own id of a thing it names to the platform (a location, a store, an order, a merchant
+ * account). The specs give these ids no type and many systems number theirs: a whole number is taken as
+ * its decimal string, so `1042` and `"1042"` name the same thing and the platform stores and sends
+ * strings.
+ */
+export const partnerId = (description: string, max = 200) =>
+  z
+    .union([z.string().min(1).max(max), z.number().int()])
+    .transform(String)
+    .meta({ description: `${description} A string, or a whole number (kept as its decimal string).` });
+
 export const Email = z.email().max(254);
 /** E.164: a plus, then 8 to 15 digits, the first not zero. */
 const E164 = /^\+[1-9]\d{7,14}$/;

@@ -30,6 +30,8 @@ describe('Zod issues as sentences saying what to send', () => {
     ['a multiple', z.number().multipleOf(5), 7, 'must be a multiple of 5.'],
     ['an e-mail', z.email(), 'ada', 'must be an e-mail address, such as ada@example.com.'],
     ['a union of types', z.union([z.string(), z.array(z.string())]), 4, 'must be a string or an array, not a number.'],
+    ['a union of types, missing', z.object({ id: z.union([z.string(), z.number().int()]) }), {}, 'is required but missing; send a string or a number.'],
+    ['a fraction for a string or a whole number', z.union([z.string(), z.number().int()]), 1.5, 'must be a string or a whole number, not a number.'],
     ['a union of shapes', z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]), { c: 1 }, 'matches none of the forms this field takes (see the reference).'],
     ['a pattern', z.string().regex(/^[a-z]+$/), 'A1', 'must match the pattern /^[a-z]+$/.'],
     ['a date-time with an offset', z.iso.datetime({ offset: true }), '2026-12-01 18:31', 'must be a date-time with its offset (or Z), such as 2026-12-01T18:30:00-05:00.'],

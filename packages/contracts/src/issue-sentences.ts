@@ -58,8 +58,11 @@ function unionSentence(branches: readonly (readonly z.core.$ZodIssue[])[], input
       ? issues[0]!.expected
       : undefined,
   );
-  if (input !== undefined && types.every((t) => t !== undefined)) {
-    return `must be ${[...new Set(types)].map((t) => article(t!)).join(' or ')}, not ${kindOf(input)}.`;
+  if (types.every((t) => t !== undefined)) {
+    const kinds = [...new Set(types)].map((t) => article(t!)).join(' or ');
+    return input === undefined
+      ? `is required but missing; send ${kinds}.`
+      : `must be ${kinds}, not ${kindOf(input)}.`;
   }
   return 'matches none of the forms this field takes (see the reference).';
 }

@@ -44,10 +44,6 @@ export type RefreshAnswer = z.output<MerchantOAuth['answers']['refresh_token']>;
 /** A token answer (POS or DSP), to either grant. */
 export type MerchantTokenAnswer = CodeAnswer | RefreshAnswer;
 
-/** The account id a token answer names, as text (a number is kept as its decimal string). */
-const merchantIdOf = (answer: Pick<MerchantTokenAnswer, 'id'>): string | null =>
-  answer.id === undefined ? null : String(answer.id);
-
 /**
  * The refresh token columns for a token answer. An answer without `refresh_token` (a refresh, RFC
  * 6749 section 6) keeps the stored token, and its expiry unless the answer gives one. A new token
@@ -68,7 +64,7 @@ export function tokenColumns(key: Buffer, answer: MerchantTokenAnswer, grant: 'c
     ...refreshTokenColumns(key, answer),
     // A login names the account (or not); a refresh continues that login, so one that names no
     // account keeps it (the catalog's X-Provider-Merchant-Id and merchant-wide webhooks need it).
-    ...(grant === 'code' || answer.id !== undefined ? { merchantId: merchantIdOf(answer) } : {}),
+    ...(grant === 'code' || answer.id !== undefined ? { merchantId: answer.id ?? null } : {}),
     ...('sso_details' in answer && answer.sso_details ? { ssoDetails: answer.sso_details } : {}),
     updatedAt: new Date(),
   };

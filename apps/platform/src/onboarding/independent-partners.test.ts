@@ -102,12 +102,15 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
         });
       }
       if (url.pathname === `/stream-${type}/v1/locations`) {
-        // Only provider_id and name: no address, time zone or preparation time.
+        // Only provider_id and name: no address, time zone or preparation time; one location numbered.
         return json(200, {
-          locations: ['200', '201', '204', '503', 'refresh', 'keep'].map((s) => ({
-            provider_id: `${type}-${s}`,
-            name: `${type} ${s}`,
-          })),
+          locations: [
+            ...['200', '201', '204', '503', 'refresh', 'keep'].map((s) => ({
+              provider_id: `${type}-${s}`,
+              name: `${type} ${s}`,
+            })),
+            { provider_id: 7001, name: `${type} numbered` },
+          ],
         });
       }
       if (
@@ -412,6 +415,45 @@ describe('partners written from the spec, not the sandbox', () => {
       expect(res.body.onboarding).toMatchObject({ status: 'active', merchant_id: '48210017' });
     } finally {
       pos.accountId = undefined;
+    }
+  });
+
+  it('takes numbered locations and stores, as their decimal strings, and connects them by those', async () => {
+    const orgId = await createOrg(world, token);
+    const ints = { pos: await connect(orgId, 'pos'), dsp: await connect(orgId, 'dsp') };
+    for (const int of Object.values(ints)) {
+      const listed = await call('GET', `${world.url}/onboarding/locations?onboarding_id=${int.id}`, {
+        token,
+      });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body.locations).toContainEqual(expect.objectContaining({ provider_id: '7001' }));
+    }
+    const ingested = await call('POST', `${world.url}/onboarding/locations/ingest`, {
+      token,
+      body: { onboarding_id: ints.pos.id, locations: [{ provider_id: '7001' }] },
+    });
+    expect(ingested.status, ingested.text).toBe(200);
+    const bound = await call('POST', `${world.url}/onboarding/locations/bind`, {
+      token,
+      body: {
+        onboarding_id: ints.dsp.id,
+        locations: [
+          { pos_location_id: ingested.body.locations[0]._id, dsp_provider_id: '7001', dsp_store_name: 'N' },
+        ],
+      },
+    });
+    expect(bound.status, bound.text).toBe(200);
+    // Both connection calls name the location as the string the platform keeps.
+    for (const [p, path] of [
+      [pos, '/stream-pos/v1/location/connection'],
+      [dsp, '/stream-dsp/v1/locations/connection'],
+    ] as const) {
+      const body = await waitFor(
+        () => p.seen.find((c) => c.path === path && c.body.includes('7001'))?.body,
+        20_000,
+        `${path} for 7001`,
+      );
+      expect(JSON.parse(body)).toEqual({ location_id: '7001' });
     }
   });
 

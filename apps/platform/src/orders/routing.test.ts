@@ -40,6 +40,8 @@ const accept = (providerId: string, extra: Record<string, unknown> = {}) => ({
   body: { order: { provider_id: providerId, prep_time_minutes: 20, ...extra } },
 });
 
+let numbered = 0;
+
 /** Posts a new order and answers its platform id, checking the 202. */
 async function place(overrides: Record<string, unknown> = {}) {
   const body = newOrder(w, overrides);
@@ -176,6 +178,33 @@ describe('a new order', () => {
       await dspEvent(w, dspId, 'location.order.accept');
       expect(posCalls(w, id)).toHaveLength(1);
     }
+  });
+
+  it('takes ids the partners number: a DSP order id and a POS order id sent as numbers are their decimal strings', async () => {
+    const dspNumber = Date.now() * 1000 + (++numbered % 1000);
+    const posNumber = dspNumber + 7;
+    w.pos.answer = () => ({
+      status: 200,
+      body: { order: { provider_id: posNumber, prep_time_minutes: 20 } },
+    });
+    const body = newOrder(w, { id: dspNumber });
+    const res = await postDsp(w, body);
+    expect(res.status, res.text).toBe(202);
+    const id = res.body.order_id as string;
+    const event = await dspEvent(w, String(dspNumber), 'location.order.accept');
+    expect((event.body as { order_id: unknown }).order_id).toBe(String(dspNumber));
+    expect(posCalls(w, id)[0]!.body).toMatchObject({ object: { source_order_id: String(dspNumber) } });
+    expect((await waitForStatus(w, id, 'accepted')).pos_order_id).toBe(String(posNumber));
+    // The same order posted again with its id as a string is the same order.
+    const again = await postDsp(w, newOrder(w, { id: String(dspNumber) }));
+    expect(again.body.order_id).toBe(id);
+    // The POS names its order by the number again: the DSP hears it is ready.
+    const ready = await postPos(w, {
+      type: 'order.status.updated',
+      object: { status: 'ready_for_pickup', provider_id: posNumber, location_id: w.posLocation },
+    });
+    expect(ready.status, ready.text).toBe(204);
+    await dspEvent(w, String(dspNumber), 'location.order.notify_status_change');
   });
 
   it('is retried while the POS is down, with the same keys, and accepted once it is back', async () => {
@@ -358,9 +387,11 @@ describe('a new order', () => {
     expect(required.status).toBe(400);
     expect(required.body.error).toMatchObject({ code: 'validation_failed' });
     expect(required.body.error.details).toEqual([
-      { path: 'body.location_id', message: 'is required but missing; send a string.' },
+      { path: 'body.location_id', message: 'is required but missing; send a string or a number.' },
     ]);
-    expect(required.body.error.message).toBe('body.location_id: is required but missing; send a string.');
+    expect(required.body.error.message).toBe(
+      'body.location_id: is required but missing; send a string or a number.',
+    );
     const noSubtotal = await postDsp(w, { ...newOrder(w), order: { ...newOrder(w).order, subtotal: null } });
     expect(noSubtotal.body.error.message).toBe(
       'body.order.subtotal: is required but missing; send a number.',
@@ -369,7 +400,9 @@ describe('a new order', () => {
 
   it('a POS answering a new order 2xx but unusably fails it at the DSP and is told to cancel it', async () => {
     w.pos.answer = (body) =>
-      body.type === 'order.created' ? { status: 200, body: { order: { provider_id: 42 } } } : { status: 204 };
+      body.type === 'order.created'
+        ? { status: 200, body: { order: { provider_id: true } } }
+        : { status: 204 };
     const { dspId, id } = await place();
     const fail = await dspEvent(w, dspId, 'location.order.fail');
     expect(fail.body).toMatchObject({ failure_reason: 'unknown' });

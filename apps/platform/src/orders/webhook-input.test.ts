@@ -205,7 +205,7 @@ describe('the POS webhook refuses', () => {
     expect(unsigned.status).toBe(401);
     for (const object of [
       { status: 'paused', location_id: w.posLocation },
-      { status: 'inactive', location_id: 7 },
+      { status: 'inactive', location_id: true },
       { status: 'inactive', location_id: w.posLocation, paused_until: 'tomorrow' },
     ]) {
       const res = await postPos(w, { type: 'location.status.updated', object });
@@ -280,6 +280,9 @@ describe('the POS webhook refuses', () => {
         type: 'order.created',
         object: { location_id: w.posLocation, provider_id: 'in-store-1', subtotal: 500 },
       },
+      // The platform's own order shape names an order by idempotency_key; a numbering POS sends a number.
+      { type: 'order.created', object: { location_id: w.posLocation, idempotency_key: 'kiosk-7' } },
+      { type: 'order.created', object: { location_id: w.posLocation, provider_id: 1042 } },
     ]) {
       const res = await postPos(w, body);
       expect(res.status, res.text).toBe(204);
@@ -289,6 +292,24 @@ describe('the POS webhook refuses', () => {
         sql`select type from webhook_events where partner_id = ${w.posPartner.partner_id} order by created_at`,
       ),
     ).map((r) => r.type);
-    expect(types).toEqual(['location.catalog.updated', 'location.catalog.object.updated', 'order.created']);
+    expect(types).toEqual([
+      'location.catalog.updated',
+      'location.catalog.object.updated',
+      'order.created',
+      'order.created',
+      'order.created',
+    ]);
+  });
+
+  it('refuses an in-store order named by neither provider_id nor idempotency_key', async () => {
+    const before = await webhookCount();
+    const res = await postPos(w, {
+      type: 'order.created',
+      object: { location_id: w.posLocation, subtotal: 500 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.message).toContain('provider_id (your id of the order) or idempotency_key');
+    expect(await webhookCount()).toBe(before);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partnerId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import {
   EXAMPLE_ADDRESS,
@@ -12,7 +13,7 @@ import {
 
 export const DspLocation = z
   .object({
-    provider_id: z.string().min(1).meta({ description: 'Your id of the store.' }),
+    provider_id: partnerId('Your id of the store.'),
     name: z.string(),
     address: PartnerLocationAddress.nullish(),
   })

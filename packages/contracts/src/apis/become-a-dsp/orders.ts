@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochMs } from '../../common.ts';
+import { epochMs, partnerId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import {
   DeliveryStatus,
@@ -118,11 +118,7 @@ export type DspDiscount = z.infer<typeof DspDiscount>;
 
 export const DspOrder = z
   .object({
-    id: z
-      .string()
-      .min(1)
-      .max(200)
-      .meta({ description: 'Your id of the order: unique per DSP, and the idempotency key of the post.' }),
+    id: partnerId('Your id of the order: unique per DSP, and the idempotency key of the post.'),
     customer_facing_id: z
       .string()
       .optional()
@@ -176,16 +172,8 @@ export const DspOrder = z
   .meta({ id: 'DspOrder', description: 'A new order, as the DSP sends it.' });
 export type DspOrder = z.infer<typeof DspOrder>;
 
-const locationId = z
-  .string()
-  .min(1)
-  .max(200)
-  .meta({ description: 'Your id of the store (the bound DSP store).' });
-const orderId = z
-  .string()
-  .min(1)
-  .max(200)
-  .meta({ description: 'Your id of the order (`order.id` of its `new_order`).' });
+const locationId = partnerId('Your id of the store (the bound DSP store).');
+const orderId = partnerId('Your id of the order (`order.id` of its `new_order`).');
 
 export const NewOrderWebhook = z
   .object({ type: z.literal('new_order'), location_id: locationId, order: DspOrder })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partnerId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 
 /** The longest preparation time a POS may state: a day. More is refused as an unusable answer. */
@@ -26,7 +27,7 @@ export type PartnerLocationAddress = z.infer<typeof PartnerLocationAddress>;
 
 export const PosLocation = z
   .object({
-    provider_id: z.string().min(1).meta({ description: 'Your id of the location.' }),
+    provider_id: partnerId('Your id of the location.'),
     name: z.string(),
     address: PartnerLocationAddress.nullish(),
     timezone: z.string().nullish().meta({ description: 'IANA time zone, e.g. `America/Los_Angeles`.' }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
-import { EPOCH_MS_MAX } from '../../common.ts';
+import { EPOCH_MS_MAX, partnerId } from '../../common.ts';
 
 /**
  * The merchant OAuth flow a POS and a DSP both build (wire-notes: "OAuth between the platform and
@@ -78,14 +78,10 @@ export const MerchantTokens = z.object({
   refresh_token_expire_time: tokenExpiry.optional().meta({
     description: 'When the refresh token expires, epoch milliseconds. Left out: no known expiry.',
   }),
-  // The spec gives the account id no type, and many systems number their accounts.
-  id: z
-    .union([z.string().min(1), z.number().int()])
-    .optional()
-    .meta({
-      description:
-        'Your id of the merchant account that logged in; one set of tokens per login. A number is kept as its decimal string.',
-    }),
+  id: partnerId(
+    'Your id of the merchant account that logged in; one set of tokens per login.',
+    1000,
+  ).optional(),
 });
 
 /**

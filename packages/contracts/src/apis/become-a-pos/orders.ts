@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partnerId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { DeliveryStatus, DriverDetails, FulfillmentType, deliveryAddressFields } from '../../orders.ts';
 import { MAX_PREP_TIME_MINUTES, MERCHANT_TOKEN_ERRORS, PrepTimeMinutes } from './locations.ts';
@@ -149,7 +150,11 @@ export const PosOrderUpdateStatus = z
     'completed',
     'failed',
   ])
-  .meta({ id: 'PosOrderUpdateStatus', description: 'Where the order is.' });
+  .meta({
+    id: 'PosOrderUpdateStatus',
+    description:
+      "Where the order is. `in_progress` (accepted, not ready yet) is Stream's addition to the spec's six, whose list has no value for an order you are still preparing: a driver heading to the restaurant is reported with it. Read an unknown value as the order's status unchanged.",
+  });
 export type PosOrderUpdateStatus = z.infer<typeof PosOrderUpdateStatus>;
 
 export const PosOrderUpdate = z
@@ -194,7 +199,7 @@ export const PosOrderAnswer = z
   .object({
     order: z
       .object({
-        provider_id: z.string().min(1).meta({ description: 'Your id of the order.' }),
+        provider_id: partnerId('Your id of the order.'),
         // Optional fields may come as null (many serialisers write them so): null is absent.
         prep_time_minutes: PrepTimeMinutes.nullish().meta({
           description: `When the food will be ready, in minutes (0 to ${MAX_PREP_TIME_MINUTES}); default (absent or null): the location's. More than ${MAX_PREP_TIME_MINUTES} makes the answer unusable: the order fails.`,

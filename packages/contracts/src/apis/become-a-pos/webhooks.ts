@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { epochMs } from '../../common.ts';
+import { epochMs, partnerId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
 import { PosOrder } from './orders.ts';
 
 /** What a POS posts to `POST /pos/{partner_slug}/webhook` (wire notes: "Webhooks a POS sends"), all `{type, object}`. */
 
-const location_id = z.string().min(1).max(200).meta({ description: 'Your id of the location.' });
+const location_id = partnerId('Your id of the location.');
 const hook = <T extends string, O extends z.ZodType>(type: T, id: string, description: string, object: O) =>
   z.object({ type: z.literal(type), object }).meta({ id, description });
 
@@ -16,7 +16,7 @@ export const OrderStatusUpdatedWebhook = hook(
   'The order moved on at the restaurant. `accepted` confirms an order you took with `async_acceptance`.',
   z.object({
     status: z.enum(['accepted', 'ready_for_pickup', 'completed', 'merchant_canceled']),
-    provider_id: z.string().min(1).max(200).meta({ description: 'Your id of the order.' }),
+    provider_id: partnerId('Your id of the order.'),
     location_id,
   }),
 );
@@ -66,10 +66,12 @@ export const LocationConnectionOfflineWebhook = hook(
 export const InStoreOrderCreatedWebhook = hook(
   'order.created',
   'InStoreOrderCreatedWebhook',
-  'An order placed in the store, recorded on the platform.',
+  'An order placed in the store, recorded on the platform. The same shape as the orders the platform sends you, every field optional but `location_id`; name the order by your `provider_id` or by an `idempotency_key`.',
   PosOrder.partial()
-    .required({ location_id: true })
-    .extend({ provider_id: z.string().min(1).max(200) }),
+    .extend({ location_id, provider_id: partnerId('Your id of the order.').optional() })
+    .refine((o) => o.provider_id !== undefined || o.idempotency_key !== undefined, {
+      error: 'Send provider_id (your id of the order) or idempotency_key, so the order can be told apart.',
+    }),
 );
 
 export const POS_WEBHOOK_TYPES = [
