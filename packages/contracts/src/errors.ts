@@ -288,8 +288,13 @@ export const ERROR_CODES = {
     description:
       'A void, reversal, refund or release is not a payment; only payments and captures are applied to an order.',
   },
+  order_status_unprocessable: {
+    status: 422,
+    description:
+      "The order's status does not allow this: cancelling an order that is no longer accepted (ready, on its way, completed or rejected), moving it where its status does not lead, or paying one that is cancelled or rejected. messagesDetails names what its status allows.",
+  },
   capture_without_authorization: {
-    status: 409,
+    status: 422,
     description: 'The capture has no uncaptured authorization of the same card on the order to complete.',
   },
   capture_amount_zero: {

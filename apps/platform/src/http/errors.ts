@@ -11,10 +11,16 @@ export const notFound = (what: string) =>
 
 /**
  * Returns `to` when the contracts' machine allows the move from `from`, else throws the 409
- * `invalid_transition` the caller answers with (its details list the moves allowed from `from`).
+ * `invalid_transition` the caller answers with (its details list the moves allowed from `from`); the
+ * hosted APIs answer their own 422 `order_status_unprocessable` (their spec keeps 409 for "exists").
  */
-export function transition<S extends string>(m: StateMachine<S>, from: S, to: S): S {
+export function transition<S extends string>(
+  m: StateMachine<S>,
+  from: S,
+  to: S,
+  code: 'invalid_transition' | 'order_status_unprocessable' = 'invalid_transition',
+): S {
   const refused = transitionRefusal(m, from, to);
-  if (refused) throw new ApiError('invalid_transition', refused.message, refused.details);
+  if (refused) throw new ApiError(code, refused.message, refused.details);
   return to;
 }

@@ -262,7 +262,7 @@ describe('POST /Orders and what follows', () => {
       ['cancelled', true],
     ]);
     const late = await pay(card('5555', 1));
-    expect([late.status, codeOf(late)]).toEqual([409, 'conflict']);
+    expect([late.status, codeOf(late)]).toEqual([422, 'order_status_unprocessable']);
   }); // prettier-ignore
 
   it('names which of the payments sent with a new order was refused', async () => {
@@ -282,7 +282,7 @@ describe('POST /Orders and what follows', () => {
     const stored = await suite.world.hosted('GET', `/Orders/${closed.body.data.id}/Status`);
     expect(stored.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed' });
     const cancel = await suite.world.hosted('POST', `/Orders/${closed.body.data.id}/Cancel`);
-    expect([cancel.status, codeOf(cancel)]).toEqual([409, 'invalid_transition']);
+    expect([cancel.status, codeOf(cancel)]).toEqual([422, 'order_status_unprocessable']);
 
     const underMinimum = await post('/Orders', order({ orderType: 'Delivery', items: [{ id: 'soda', qty: 1, price: 0 }], discounts: [] }));
     expect(underMinimum.status).toBe(422);
@@ -456,14 +456,16 @@ describe('POST /Orders and what follows', () => {
     const db = suite.platform.app.ctx.db;
     expect(await moveByOperator(db, id, 'ready')).toMatchObject({ id, status: 'ready' });
     const late = await suite.world.hosted('POST', `/Orders/${id}/Cancel`);
-    expect([late.status, codeOf(late)]).toEqual([409, 'invalid_transition']);
+    expect([late.status, codeOf(late)]).toEqual([422, 'order_status_unprocessable']);
     expect(late.body.messagesDetails.map((m: { message: string }) => m.message).join(' ')).toContain(
       'deliveryStarted',
     );
     await moveByOperator(db, id, 'deliveryStarted');
     await moveByOperator(db, id, 'deliveryDelivered');
     await moveByOperator(db, id, 'completed');
-    await expect(moveByOperator(db, id, 'ready')).rejects.toMatchObject({ code: 'invalid_transition' });
+    await expect(moveByOperator(db, id, 'ready')).rejects.toMatchObject({
+      code: 'order_status_unprocessable',
+    });
     await expect(moveByOperator(db, id, 'eaten')).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(moveByOperator(db, 999_999, 'ready')).rejects.toMatchObject({ code: 'not_found' });
     const stages = (await suite.world.hosted('GET', `/Orders/${id}`)).body.data.stages.map(

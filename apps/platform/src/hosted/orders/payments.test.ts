@@ -91,7 +91,7 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     }
     // Another card pays the rest (the balance counts the captured amount, not the authorized one).
     const rest = await o.pay(card('5555', 'FULL_CAPTURE', 1));
-    expect([rest.status, codeOf(rest)]).toEqual([409, 'capture_without_authorization']);
+    expect([rest.status, codeOf(rest)]).toEqual([422, 'capture_without_authorization']);
     const sale = await o.pay(card('5555', 'SALE', o.total - 1500));
     expect(sale.body.data).toMatchObject({ paymentTotal: o.total, tipTotal: 300 });
     expectReconciled(sale.body.data);
@@ -100,11 +100,11 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
   it('refuses a capture with no authorization of that card, or of more than was authorized', async () => {
     const o = await newOrder();
     const none = await o.pay(card('4242', 'FULL_CAPTURE', 1000));
-    expect([none.status, codeOf(none)]).toEqual([409, 'capture_without_authorization']);
+    expect([none.status, codeOf(none)]).toEqual([422, 'capture_without_authorization']);
     expect(none.body.messagesDetails[0].message).toBe(`The Visa card ending 4242 has no authorization on order ${o.id} to capture; send its AUTHORIZATION first (one of 0 cents and no tip is a card check, not an authorization to capture: authorize at least the tip).`);
     expect((await o.pay(card('1111', 'SALE', 1000))).status).toBe(200);
     const ofSale = await o.pay(card('1111', 'FULL_CAPTURE', 1000));
-    expect([ofSale.status, codeOf(ofSale)]).toEqual([409, 'capture_without_authorization']);
+    expect([ofSale.status, codeOf(ofSale)]).toEqual([422, 'capture_without_authorization']);
     expect((await o.pay(card('2222', 'AUTHORIZATION', 800))).status).toBe(200);
     const over = await o.pay(card('2222', 'FULL_CAPTURE', 801));
     expect([over.status, codeOf(over)]).toEqual([422, 'capture_exceeds_authorization']);
@@ -146,7 +146,7 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     // A card check (0 cents, no tip) is not an authorization to capture, and the message says so.
     expect((await o.pay(card('5555', 'AUTHORIZATION', 0))).status).toBe(200);
     const check = await o.pay(card('5555', 'FULL_CAPTURE', 0, 200));
-    expect([check.status, codeOf(check), check.body.messagesDetails[0]?.message]).toEqual([409, 'capture_without_authorization', expect.stringContaining('a card check')]);
+    expect([check.status, codeOf(check), check.body.messagesDetails[0]?.message]).toEqual([422, 'capture_without_authorization', expect.stringContaining('a card check')]);
     // The tip the customer wrote on the receipt replaces the authorized one.
     const captured = await o.pay(card('4242', 'FULL_CAPTURE', 0, 450));
     expect(captured.status, captured.text).toBe(200);

@@ -74,7 +74,10 @@ export async function applyCardPayment(tx: Tx, order: OrderRow, payment: CreditC
     );
   }
   if (!PAYABLE.has(order.status)) {
-    throw new ApiError('conflict', `Order ${order.id} is ${order.status}; it takes no payments.`);
+    throw new ApiError(
+      'order_status_unprocessable',
+      `Order ${order.id} is ${order.status}; it takes no payments (an order takes them while ${[...PAYABLE].join(', ')}).`,
+    );
   }
   const cardKey = cardKeyOf(card);
   const record = (authorizationId: number | null = null) =>

@@ -75,9 +75,9 @@ export async function findStoreOrder(
   return row;
 }
 
-/** Moves a locked order to `to` (409 `invalid_transition` when the machine does not allow it), closing its stage. */
+/** Moves a locked order to `to` (422 `order_status_unprocessable` when the machine does not allow it), closing its stage. */
 export async function moveOrder(tx: Tx, row: OrderRow, to: HostedOrderStatus): Promise<OrderRow> {
-  transition(HOSTED_ORDER_MACHINE, row.status as HostedOrderStatus, to);
+  transition(HOSTED_ORDER_MACHINE, row.status as HostedOrderStatus, to, 'order_status_unprocessable');
   const [moved] = await tx
     .update(hostedOrders)
     .set({ status: to, updatedAt: sql`now()` })
@@ -227,7 +227,7 @@ export function statusOf(row: OrderRow) {
 
 /**
  * The store's side of the machine, for the operator (`stream-platform companies order-status`):
- * an order moved to `ready`, a delivery status or `completed`. `invalid_transition` names the moves
+ * an order moved to `ready`, a delivery status or `completed`. `order_status_unprocessable` names the moves
  * allowed from where the order is.
  */
 export async function moveByOperator(

@@ -203,7 +203,7 @@ rejected order included) and places nothing. ${STORE}`,
     },
     422: {
       description:
-        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, `payment_exceeds_balance`, `capture_amount_zero`, `capture_exceeds_authorization` or `transaction_type_not_accepted`: a card payment in `creditCardPayments` is refused as `ApplyCreditCardPayment` would refuse it, or `idempotency_key_reused`: the `Idempotency-Key` named another request (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
+        '`order_rejected`: the order was stored as rejected (`data` is the order); `order_invalid`: it cannot be priced, `payment_exceeds_balance`, `capture_without_authorization`, `capture_amount_zero`, `capture_exceeds_authorization` or `transaction_type_not_accepted`: a card payment in `creditCardPayments` is refused as `ApplyCreditCardPayment` would refuse it, or `idempotency_key_reused`: the `Idempotency-Key` named another request (`data` is null, nothing stored). The first `messagesDetails` entry names the code.',
       schema: hostedAnswer(HostedOrder.nullable()),
       headers: REPLAYED_HEADER,
       example: {
@@ -232,7 +232,7 @@ rejected order included) and places nothing. ${STORE}`,
       },
     },
   },
-  errors: [...HOSTED_BODY_ERRORS, 'card_already_applied', 'capture_without_authorization'],
+  errors: [...HOSTED_BODY_ERRORS, 'card_already_applied'],
 });
 
 export const getHostedOrder = defineOperation({
@@ -338,7 +338,7 @@ const cancelled = {
       example: ok('Order 4711 cancelled.', { ...statusExample, status: 'cancelled' }),
     },
   },
-  errors: [...HOSTED_ERRORS, 'invalid_transition'],
+  errors: [...HOSTED_ERRORS, 'order_status_unprocessable'],
 } as const;
 
 export const cancelHostedOrder = defineOperation({
@@ -448,7 +448,7 @@ ${STORE}`,
     'capture_amount_zero',
     'capture_exceeds_authorization',
     'transaction_type_not_accepted',
-    'conflict',
+    'order_status_unprocessable',
     'idempotency_key_reused',
   ],
 });
