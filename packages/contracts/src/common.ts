@@ -126,6 +126,20 @@ const HTTP_URL = z.url({ protocol: /^https?$/, error: 'must be an absolute http 
 export const isHttpUrl = (url: string): boolean => HTTP_URL.safeParse(url).success;
 
 /**
+ * An http(s) URL a partner may leave empty: `""` (how many serialisers write a string they have no
+ * value for) is no URL, read as absent; anything else is `httpUrl()`. Input only.
+ */
+export const sentHttpUrlOrEmpty = () =>
+  z.string().transform((value, ctx) => {
+    if (value === '') return undefined;
+    const url = httpUrl().safeParse(value);
+    if (url.success) return url.data;
+    for (const issue of url.error.issues)
+      ctx.issues.push({ code: 'custom', input: value, message: issue.message });
+    return z.NEVER;
+  });
+
+/**
  * Before this (2001-09-09) an "epoch ms" time is almost surely seconds sent where milliseconds go:
  * read as ms it is a day in 1970, a pause over before it began. Refused, saying so.
  */

@@ -49,6 +49,11 @@ export const ERROR_CODES = {
     description: 'The request (headers or body) did not arrive in full in time; the connection is closed.',
   },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
+  uri_too_long: {
+    status: 414,
+    description:
+      'The request line (path and query string) is longer than 8,192 bytes; send long data in a body.',
+  },
   expectation_failed: {
     status: 417,
     description:

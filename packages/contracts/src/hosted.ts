@@ -70,9 +70,16 @@ export type StoreTimeZone = z.infer<typeof StoreTimeZone>;
 const idHeader = (what: string, example: number) =>
   z
     .string({ error: `is required: the ${what}, a whole number such as ${example}` })
-    .regex(/^\d{1,10}$/, `must be a ${what}: a whole number such as ${example}`)
+    .regex(/^\d+$/, { error: `must be a ${what}: a whole number such as ${example}`, abort: true })
+    .regex(/^\d{1,10}$/, `must be a ${what} from 1 to ${PG_INT_MAX}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `must be a ${what} of 1 or more`).max(PG_INT_MAX, `is not a ${what}`));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, `must be a ${what} from 1 to ${PG_INT_MAX}`)
+        .max(PG_INT_MAX, `must be a ${what} from 1 to ${PG_INT_MAX}`),
+    );
 
 export const StoreId = idHeader('store id', 1001);
 export const CompanyId = idHeader('company id', 100);

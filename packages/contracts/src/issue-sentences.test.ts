@@ -32,6 +32,8 @@ describe('Zod issues as sentences saying what to send', () => {
     ['a union of types', z.union([z.string(), z.array(z.string())]), 4, 'must be a string or an array, not a number.'],
     ['a union of types, missing', z.object({ id: z.union([z.string(), z.number().int()]) }), {}, 'is required but missing; send a string or a number.'],
     ['a fraction for a string or a whole number', z.union([z.string(), z.number().int()]), 1.5, 'must be a string or a whole number, not a number.'],
+    ['a kind missing', z.discriminatedUnion('grant_type', [z.object({ grant_type: z.literal('authorization_code') }), z.object({ grant_type: z.literal('refresh_token') })]), {}, 'is required but missing; send one of "authorization_code", "refresh_token".'],
+    ['a kind not known', z.discriminatedUnion('grant_type', [z.object({ grant_type: z.literal('authorization_code') }), z.object({ grant_type: z.literal('refresh_token') })]), { grant_type: 'password' }, 'must be one of "authorization_code", "refresh_token".'],
     ['a union of shapes', z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]), { c: 1 }, 'matches none of the forms this field takes (see the reference).'],
     ['a pattern', z.string().regex(/^[a-z]+$/), 'A1', 'must match the pattern /^[a-z]+$/.'],
     ['a date-time with an offset', z.iso.datetime({ offset: true }), '2026-12-01 18:31', 'must be a date-time with its offset (or Z), such as 2026-12-01T18:30:00-05:00.'],

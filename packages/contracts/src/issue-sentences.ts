@@ -30,6 +30,14 @@ export function issueSentence(issue: z.core.$ZodRawIssue): string | undefined {
     case 'unrecognized_keys':
       return `has ${issue.keys.length === 1 ? 'a field' : 'fields'} it does not take: ${issue.keys.join(', ')}; leave ${issue.keys.length === 1 ? 'it' : 'them'} out.`;
     case 'invalid_union':
+      // A discriminated union whose field (its path) has none of its values: name them.
+      if ('options' in issue && Array.isArray(issue.options) && 'discriminator' in issue) {
+        const sent = (issue.input as Record<string, unknown> | undefined)?.[String(issue.discriminator)];
+        const values = issue.options.map(shown).join(', ');
+        return sent === undefined
+          ? `is required but missing; send one of ${values}.`
+          : `must be one of ${values}.`;
+      }
       return unionSentence(issue.errors, issue.input);
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}.`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SentPhoneE164, httpUrl } from './common.ts';
+import { SentPhoneE164, sentHttpUrlOrEmpty } from './common.ts';
 
 /**
  * The order vocabulary both sides share (platform.md sections 4, 5, 8, 9): fulfillment types,
@@ -177,9 +177,10 @@ export type DriverDetails = z.infer<typeof DriverDetails>;
 export const SentDriverDetails = z
   .object({
     ...driverFields,
-    picture_url: httpUrl()
-      .optional()
-      .meta({ description: 'An absolute http(s) URL, relayed to the POS; another is refused (400).' }),
+    picture_url: sentHttpUrlOrEmpty().optional().meta({
+      description:
+        'An absolute http(s) URL, relayed to the POS; another is refused (400). Empty (`""`): no picture.',
+    }),
     phone: z
       .object({
         number: SentPhoneE164.meta({

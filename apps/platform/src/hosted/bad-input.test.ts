@@ -73,3 +73,16 @@ describe.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))(
     }
   });
 });
+
+describe('a store id that is no store id', () => {
+  it('is told what it must be: a whole number, and its range when it is out of it', async () => {
+    const said = async (store: string) =>
+      (await suite.world.hosted('GET', '/Menus?serviceType=DoorDash', { headers: { 'x-store': store } })).body
+        .message;
+    expect(await said('abc')).toBe('headers.x-store: must be a store id: a whole number such as 1001');
+    for (const store of ['99999999999999999999', '2147483648', '0'])
+      expect(await said(store), store).toBe('headers.x-store: must be a store id from 1 to 2147483647');
+    const path = await suite.world.hosted('GET', '/Stores/99999999999999999999');
+    expect(path.body.message).toBe('params.id: must be a store id from 1 to 2147483647');
+  });
+});

@@ -226,6 +226,23 @@ export function requestLinePath(rawPacket: unknown): string | undefined {
 }
 
 /**
+ * The longest request line (method, path, query, version) answered 414 rather than 431 when the
+ * headers overflow: RFC 9112 asks servers to take request lines of at least 8,000 bytes.
+ */
+export const LONGEST_REQUEST_LINE = 8_192;
+
+/**
+ * Whether the bytes Node had when the headers overflowed hold a request line longer than
+ * `LONGEST_REQUEST_LINE` (finished or not): then the URI, not the headers, is what is too long.
+ */
+export function requestLineTooLong(rawPacket: unknown): boolean {
+  if (!Buffer.isBuffer(rawPacket) || !/^[A-Z]{1,16} \//.test(rawPacket.subarray(0, 18).toString('latin1')))
+    return false;
+  const end = rawPacket.indexOf('\r\n');
+  return (end === -1 ? rawPacket.length : end) > LONGEST_REQUEST_LINE;
+}
+
+/**
  * Answers what Node refuses before Fastify sees a request (a request too slow, headers too large,
  * bytes that are not HTTP), in the envelope of the API the request line names when it can be read.
  */
@@ -238,9 +255,15 @@ function answerClientError(
   const [status, code, message] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'request_timeout', 'The request did not arrive in full in time; send it again in one go.']
-      : err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'headers_too_large', 'The request headers are too large; send fewer or shorter headers.']
-        : [400, 'invalid_request', 'The request is not well-formed HTTP/1.1.'];
+      : err.code === 'HPE_HEADER_OVERFLOW' && requestLineTooLong(err.rawPacket)
+        ? [
+            414,
+            'uri_too_long',
+            `The request line is longer than ${LONGEST_REQUEST_LINE} bytes; shorten the path and query string, or send the data in a body.`,
+          ]
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers_too_large', 'The request headers are too large; send fewer or shorter headers.']
+          : [400, 'invalid_request', 'The request is not well-formed HTTP/1.1.'];
   if (socket.writable) {
     const envelope = envelopeForUrl(app, requestLinePath(err.rawPacket) ?? '');
     const body = JSON.stringify(envelopeBody(envelope, { code, message }));

@@ -162,16 +162,22 @@ describe('the hosted envelope {data, message, messagesDetails}', () => {
     expect(res.text).not.toContain('secret stack trace');
   });
 
-  it('answers a request line over the header limit (431, before any route) in the envelope of its path', async () => {
+  it('answers a request line over the header limit (414, before any route) in the envelope of its path', async () => {
     const long = 'x'.repeat(20_000); // Node's header limit (16 KiB) counts the request line
     const hosted = await call('GET', url(`/TestMenus/${long}`));
-    expect(hosted.status).toBe(431);
-    expect(HostedErrorBody.parse(hosted.body).messagesDetails[0]!.id).toBe('headers_too_large');
-    for (const path of [`/tokens/${long}`, `/${long}`]) {
+    expect(hosted.status).toBe(414);
+    expect(HostedErrorBody.parse(hosted.body).messagesDetails[0]!.id).toBe('uri_too_long');
+    for (const path of [`/tokens/${long}`, `/${long}`, `/tokens?org_id=${long}`]) {
       const partner = await call('GET', url(path));
-      expect(partner.status).toBe(431);
-      expect(ErrorBody.parse(partner.body).error.code).toBe('headers_too_large');
+      expect(partner.status).toBe(414);
+      expect(ErrorBody.parse(partner.body).error.code).toBe('uri_too_long');
     }
+  });
+
+  it('answers headers over the limit with a short request line 431', async () => {
+    const res = await call('GET', url('/tokens'), { headers: { 'x-long': 'x'.repeat(20_000) } });
+    expect(res.status).toBe(431);
+    expect(ErrorBody.parse(res.body).error.code).toBe('headers_too_large');
   });
 
   it('leaves the Partner API and paths outside every API in the {error} body', async () => {

@@ -263,11 +263,22 @@ describe('a modifier group or category turned off or on', () => {
     expect(await republished('category', 'cat-drinks', true)).toContain(streamIdOf(w.locationId, 'category', 'cat-drinks'));
   }); // prettier-ignore
 
+  it('publishes the catalog again for a tax turned off or on (a menu likewise), as the catalog then says', async () => {
+    const catalog = structuredClone(w.pos.catalog as typeof DEMO_CATALOG);
+    const alcohol = streamIdOf(w.locationId, 'tax', 'tax-alcohol');
+    catalog.tax!.find((t) => t.provider_id === 'tax-alcohol')!.is_active = false;
+    w.pos.catalog = catalog;
+    expect(await republished('tax', 'tax-alcohol', false)).not.toContain(alcohol);
+    catalog.tax!.find((t) => t.provider_id === 'tax-alcohol')!.is_active = true;
+    w.pos.catalog = catalog;
+    expect(await republished('tax', 'tax-alcohol', true)).toContain(alcohol);
+  }); // prettier-ignore
+
   it('answers 400 naming the kinds it takes for any other', async () => {
-    const res = await update('menu', 'menu-lunch', false);
+    const res = await update('widget', 'w-1', false);
     expect([res.status, res.body.error?.code]).toEqual([400, 'validation_failed']);
-    const kinds = 'category, item_family, item, modifier_group, modifier';
-    expect(res.body.error?.message).toBe(`body.object.object_type: "menu" is not one of ${kinds}.`);
-    expect(res.body.error?.details).toEqual([{ path: 'body.object.object_type', message: `"menu" is not one of ${kinds}` }]);
+    const kinds = 'category, item_family, item, modifier_group, modifier, menu, tax';
+    expect(res.body.error?.message).toBe(`body.object.object_type: "widget" is not one of ${kinds}.`);
+    expect(res.body.error?.details).toEqual([{ path: 'body.object.object_type', message: `"widget" is not one of ${kinds}` }]);
   }); // prettier-ignore
 });

@@ -30,7 +30,9 @@ import {
  * store that cannot take the update is told nothing and the POS hears why: UPDATE_ON_UNPUBLISHED
  * when the store has no published menu yet, OUTDATED_HEAD when the store's latest menu no longer
  * holds the object (the update names an older publication's). The update stands over later
- * publications (`standingUpdates`).
+ * publications (`standingUpdates`). A menu or a tax shapes the whole file (its menus, its taxes) and
+ * has no place in `location.update` or in the standing updates: the catalog, which says whether it is
+ * on, is pulled and published again, as for an object no menu holds.
  */
 
 /** Where each kind goes in `object_updates` (none: only a publication shows it), and its stream_id's kind. */
@@ -42,13 +44,16 @@ const LISTS = {
   modifier: { list: 'modifiers', kind: 'modifier' },
 } as const;
 type ObjectType = keyof typeof LISTS;
-const TYPES = Object.keys(LISTS).join(', ');
+/** The kinds a catalog pull answers for (see above). */
+const PULLED = ['menu', 'tax'];
+const TYPES = [...Object.keys(LISTS), ...PULLED].join(', ');
 
 export async function applyObjectUpdate(
   tx: DbOrTx,
   location: OrgLocation,
   object: { object_id: string; object_type: string; object_update: { is_active: boolean } },
 ): Promise<void> {
+  if (PULLED.includes(object.object_type)) return planCatalogPull(tx, location.id, 'object.updated');
   const type = object.object_type as ObjectType;
   if (!Object.hasOwn(LISTS, type)) {
     // Named from the request body, as the contract's own validation names every other webhook field.

@@ -738,6 +738,20 @@ describe('after acceptance', () => {
     expect((await orderRow(w, id))!.delivery_status).toBeNull();
   }); // prettier-ignore
 
+  it('takes a driver picture_url sent empty as no picture: the delivery status is relayed without it', async () => {
+    const { dspId, id } = await accepted('pos-delivery-empty-picture');
+    const res = await postDsp(w, {
+      type: 'delivery_status_update',
+      location_id: w.store,
+      order_id: dspId,
+      delivery_status: 'enroute_to_pickup',
+      driver_details: { name: 'Sam', picture_url: '' },
+    });
+    expect(res.status, res.text).toBe(200);
+    const update = await waitFor(() => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'), 10_000, 'order.updated');
+    expect(JSON.parse(update.raw).object.driver_details).toEqual({ name: 'Sam' });
+  }); // prettier-ignore
+
   it('a driver recorded before phones were checked reaches the POS with its phone as E.164, or without it', async () => {
     for (const [stored, relayed] of [['+1 (415) 555-0199', '+14155550199'], ['415-555-0199', undefined]] as const) {
       const { dspId, id } = await accepted(`pos-legacy-${relayed ?? 'none'}`);

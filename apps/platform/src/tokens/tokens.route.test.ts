@@ -200,6 +200,16 @@ describe('partner tokens', () => {
     }
   });
 
+  it('says to send a query parameter once when it comes twice', async () => {
+    const res = await call('GET', url(`/tokens?org_id=${aliceOrg}&org_id=${aliceOrg}`), {
+      token: alice.token,
+    });
+    expect([res.status, res.body.error.message]).toEqual([
+      400,
+      'querystring.org_id: must be a string, sent once.',
+    ]);
+  });
+
   it('answers 404 for an organisation that does not exist', async () => {
     expect((await list(alice.token, 'org_missing')).status).toBe(404);
     expect(

@@ -109,7 +109,10 @@ export function describeError(
     const details = err.validation.map((v) => ({
       // instancePath is JSON-pointer-like (`/data/items/0/qty`); the body itself is `/`.
       path: fieldPath(where, (v.instancePath ?? '').split('/')),
-      message: v.message ?? 'is invalid',
+      // A query parameter sent twice arrives as an array: say to send it once, as the numeric ones say.
+      message:
+        (where === 'querystring' ? v.message?.replace(/, not an array\.$/, ', sent once.') : v.message) ??
+        'is invalid',
     }));
     const first = details[0];
     return facts(

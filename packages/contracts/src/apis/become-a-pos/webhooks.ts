@@ -52,7 +52,7 @@ export const CatalogObjectUpdatedWebhook = hook(
     object_id: z.string(),
     object_type: z.string().meta({
       description:
-        'The catalog kind of `object_id`: `category`, `item_family`, `item`, `modifier_group` or `modifier`.',
+        'The catalog kind of `object_id`: `category`, `item_family`, `item`, `modifier_group`, `modifier`, `menu` or `tax` (the last two make the platform pull your catalog again).',
     }),
     object_update: z.object({ is_active: z.boolean() }),
   }),
