@@ -531,7 +531,7 @@ describe('publishing a location menu', () => {
       object: {
         location_id: w.posLocation,
         object_id: 'x',
-        object_type: 'menu',
+        object_type: 'widget',
         object_update: { is_active: false },
       },
     });
