@@ -2,8 +2,9 @@
  * `npm run bench`, end to end: a load generator posts signed new orders to `POST /order/{partner_id}`,
  * a POS accepts them, a DSP receives `location.order.accept`. Prints sustained orders/s and p50/p99
  * from the DSP's post to the DSP's accept, at concurrency 8 and 64, and in the same run the same for a
- * bare forwarder (signature check, the same three HTTP hops, no persistence) and a durable forwarder
- * (the same, committing each order in one INSERT before its 202), with the ratios. Every
+ * bare forwarder (signature check, the same three HTTP hops, no persistence) and durable forwarders
+ * (the same, committing each order in one INSERT before its 202; also its POS outcome; both with
+ * group commit), with the ratios. Every
  * order is committed before it is acknowledged (no `synchronous_commit=off`). Run with DATABASE_URL:
  * the bench makes a scratch database on that server (see scratch-db.ts); without it, on PGlite.
  * BENCH_SECONDS (default 10) per measurement; BENCH_CONCURRENCY (default `8,64`) the DSPs posting at once;
@@ -118,6 +119,35 @@ async function startForwarder(
     url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/order`,
     close: () => app.close(),
   };
+}
+
+/**
+ * Group commit: what is queued while a batch is in flight goes to the database together in the next
+ * one (one statement, one commit, for every order in it), the most batching can save of two commits.
+ */
+function groupCommit<T>(runBatch: (items: T[]) => Promise<void>) {
+  let queue: { item: T; done: () => void; fail: (err: unknown) => void }[] = [];
+  let busy = false;
+  const flush = () => {
+    if (busy || queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    busy = true;
+    const settle = (err?: unknown) => {
+      busy = false;
+      for (const b of batch) {
+        if (err === undefined) b.done();
+        else b.fail(err);
+      }
+      flush();
+    };
+    runBatch(batch.map((b) => b.item)).then(() => settle(), settle);
+  };
+  return (item: T) =>
+    new Promise<void>((done, fail) => {
+      queue.push({ item, done, fail });
+      flush();
+    });
 }
 
 interface Row {
@@ -308,11 +338,31 @@ async function main() {
         await run(db, outcome, [id, answer]);
       },
     );
+    const insertMany = statement(
+      'bench_order_insert_many',
+      'insert into bench_orders (id, body) select * from unnest($1::text[], $2::jsonb[])',
+    );
+    const outcomeMany = statement(
+      'bench_order_outcome_many',
+      'update bench_orders b set outcome = u.o from unnest($1::text[], $2::jsonb[]) u(id, o) where b.id = u.id',
+    );
+    const batched = (st: typeof insertMany) =>
+      groupCommit<[string, string]>(async (rows) => {
+        await run(db, st, [rows.map((r) => r[0]), rows.map((r) => r[1])]);
+      });
+    const [inserts, outcomes] = [batched(insertMany), batched(outcomeMany)];
+    const grouped = await startForwarder(
+      dsp.webhook_secret,
+      partners.url,
+      (id, raw) => inserts([id, raw.toString()]),
+      (id, answer) => outcomes([id, answer]),
+    );
     const platformUrl = `${platform.url}/order/${dsp.partner_id}`;
     const paths: [string, string][] = [
       ['bare forwarder', forwarder.url],
       ['durable forwarder (+1 insert)', durable.url],
       ['durable forwarder, outcome committed too (+1 insert, +1 update)', twoCommits.url],
+      ['the same, each commit shared by the orders waiting for it (group commit)', grouped.url],
       ['platform', platformUrl],
     ];
     // Warm-up: JIT, connections, prepared plans.
@@ -323,7 +373,7 @@ async function main() {
       for (const [name, url] of paths) measured.push(await measure(name, url, dsp.webhook_secret, c));
       rows.push(measured as [Row, Row, ...Row[]]);
     }
-    await Promise.all([forwarder.close(), durable.close(), twoCommits.close()]);
+    await Promise.all([forwarder.close(), durable.close(), twoCommits.close(), grouped.close()]);
     await db.execute(sql`drop table bench_orders`);
     console.log(
       `\nDSP post -> POS accept -> DSP accept, ${DURATION / 1000} s each, driver ${platform.app.ctx.database.driver}, ` +
