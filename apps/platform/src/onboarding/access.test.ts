@@ -252,6 +252,38 @@ describe('onboarding input validation', () => {
     expect(res.body.error.code).toBe(code);
   });
 
+  it('answers an organisation, location or integration id that cannot be one 400, naming the field (not 404)', async () => {
+    const cases: [string, string, unknown, string][] = [
+      ['GET', '/onboarding/integrations/%20x', undefined, 'params.id'],
+      ['GET', '/onboarding/org/%20x/locations', undefined, 'params.id'],
+      ['GET', '/onboarding/org/org_x/locations?location_id=a.b', undefined, 'querystring.location_id'],
+      ['GET', '/onboarding/org/org_x/locations/%20x/event-providers', undefined, 'params.location_id'],
+      ['GET', '/onboarding/locations?onboarding_id=a%2Fb', undefined, 'querystring.onboarding_id'],
+      [
+        'POST',
+        '/onboarding/integrations',
+        { org_id: 'org x', source: 'sandbox-pos', type: 'pos', return_url: 'https://x.example' },
+        'body.org_id',
+      ],
+      [
+        'POST',
+        '/onboarding/locations/ingest',
+        { onboarding_id: 'onb x', locations: [{ provider_id: 'p' }] },
+        'body.onboarding_id',
+      ],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await call(method, `${world.url}${path}`, { token: owner.token, body });
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'validation_failed',
+        details: [
+          { path: field, message: 'must be an id as the platform gave it: 1 to 64 letters, digits, _ or -' },
+        ],
+      });
+    }
+  });
+
   it('says what a return_url must be', async () => {
     for (const [returnUrl, message] of [
       ['javascript:alert(1)', 'must be an absolute http or https URL'],

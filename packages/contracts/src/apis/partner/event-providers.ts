@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ObjectId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { PAGE_ERRORS, PageFields, pageQuery, paginated } from './pagination.ts';
-import { BEARER_ERRORS, EXAMPLE } from './shared.ts';
+import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
 
 /**
  * Which event providers hear about a location's orders: enabled per org location by the merchant's
@@ -64,8 +64,8 @@ export const LocationEventProvider = z
 export type LocationEventProvider = z.infer<typeof LocationEventProvider>;
 
 const params = z.object({
-  id: ObjectId.meta({ description: 'The organisation id.' }),
-  location_id: ObjectId.meta({ description: 'The org location id (`loc_…`).' }),
+  id: Id.meta({ description: 'The organisation id.' }),
+  location_id: Id.meta({ description: 'The org location id (`loc_…`).' }),
 });
 const providerParams = params.extend({
   provider: z.string().min(1).max(64).meta({ description: "The event provider's slug or partner id." }),

@@ -4,7 +4,7 @@ import { defineOperation } from '../../operation.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { BINDING_STATES, ORG_LOCATION_STATES } from '../../states/onboarding.ts';
 import { PAGE_ERRORS, PageFields, pageQuery, paginated } from './pagination.ts';
-import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id } from './shared.ts';
 import { LocationEventProvider } from './event-providers.ts';
 
 /** Locations of an onboarding: list the partner's, ingest POS ones into the org, bind them to DSP stores. */
@@ -41,7 +41,7 @@ export const OnboardingLocationList = z
   .object({ locations: z.array(OnboardingLocation), ...PageFields })
   .meta({ id: 'OnboardingLocationList' });
 
-const OnboardingIdField = ObjectId.meta({ description: 'The integration `_id`.' });
+const OnboardingIdField = Id.meta({ description: 'The integration `_id`.' });
 
 export const IngestLocationsRequest = z
   .object({
@@ -346,9 +346,9 @@ export const listOrgLocations = defineOperation({
   summary: "List an organisation's locations, their DSP bindings and event providers",
   description: `Every location ingested into the organisation (or only \`location_id\`), with its \`dsps[]\` and their statuses, and the event providers enabled for it. ${visibility} ${paginated('oldest first (by ingestion)')}`,
   request: {
-    params: z.object({ id: ObjectId.meta({ description: 'The organisation id.' }) }),
+    params: z.object({ id: Id.meta({ description: 'The organisation id.' }) }),
     query: z.object({
-      location_id: ObjectId.optional().meta({ description: 'Only this org location.' }),
+      location_id: Id.optional().meta({ description: 'Only this org location.' }),
       ...pageQuery(),
     }),
   },

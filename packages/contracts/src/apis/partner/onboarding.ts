@@ -4,7 +4,7 @@ import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { INTEGRATION_STATES } from '../../states/onboarding.ts';
-import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id } from './shared.ts';
 
 /**
  * Merchant onboarding over OAuth (Partner API, platform.md sections 3 and 7): an integration is one
@@ -52,7 +52,7 @@ const HttpUrl = httpUrl().meta({ description: 'An http(s) URL.' });
 
 export const CreateIntegrationRequest = z
   .object({
-    org_id: ObjectId.meta({ description: 'The organisation the merchant belongs to.' }),
+    org_id: Id.meta({ description: 'The organisation the merchant belongs to.' }),
     source: z
       .string()
       .min(1)
@@ -76,7 +76,7 @@ export const ConnectIntegrationRequest = z
   })
   .meta({ id: 'ConnectIntegration', description: 'Completes OAuth without the browser round trip.' });
 
-const IntegrationIdParams = z.object({ id: ObjectId.meta({ description: 'The integration `_id`.' }) });
+const IntegrationIdParams = z.object({ id: Id.meta({ description: 'The integration `_id`.' }) });
 
 export const exampleOnboarding: Onboarding = {
   _id: 'onb_4c1d9e7f2a3b5c6d7e8f9a0b',
