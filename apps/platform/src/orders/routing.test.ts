@@ -488,6 +488,18 @@ describe('after acceptance', () => {
     await waitForStatus(w, placed.id, 'accepted');
     return placed;
   }
+  const posUpdates = (id: string) =>
+    posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.updated');
+  const firstPosUpdate = (id: string) => waitFor(() => posUpdates(id)[0], 10_000, 'order.updated');
+  /** A DSP's `delivery_status_update` of `enroute_to_pickup` with these driver details. */
+  const driverUpdate = (dspId: string, driver_details?: unknown) =>
+    postDsp(w, {
+      type: 'delivery_status_update',
+      location_id: w.store,
+      order_id: dspId,
+      delivery_status: 'enroute_to_pickup',
+      ...(driver_details === undefined ? {} : { driver_details }),
+    });
   const posStatus = (providerId: string, status: string) =>
     postPos(w, {
       type: 'order.status.updated',
@@ -649,11 +661,7 @@ describe('after acceptance', () => {
       driver_details: driver,
     });
     expect(res.status, res.text).toBe(200);
-    const update = await waitFor(
-      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'),
-      10_000,
-      'order.updated',
-    );
+    const update = await firstPosUpdate(id);
     expect(update.body).toEqual({
       type: 'order.updated',
       object: {
@@ -669,23 +677,13 @@ describe('after acceptance', () => {
 
   it('relays a driver phone written with spaces, dashes, dots or parentheses to the POS as E.164', async () => {
     const { dspId, id } = await accepted('pos-delivery-phone');
-    const res = await postDsp(w, {
-      type: 'delivery_status_update',
-      location_id: w.store,
-      order_id: dspId,
-      delivery_status: 'enroute_to_pickup',
-      driver_details: {
-        source: 'doordash',
-        name: 'Sam',
-        phone: { number: ' +1 (415) 555.01-99 ', code: '12' },
-      },
+    const res = await driverUpdate(dspId, {
+      source: 'doordash',
+      name: 'Sam',
+      phone: { number: ' +1 (415) 555.01-99 ', code: '12' },
     });
     expect(res.status, res.text).toBe(200);
-    const update = await waitFor(
-      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'),
-      10_000,
-      'order.updated',
-    );
+    const update = await firstPosUpdate(id);
     expect(update.raw).toBe(
       `{"type":"order.updated","object":{"location_id":"${w.posLocation}","order_id":"${id}","provider_id":"pos-delivery-phone","status":"in_progress","delivery_status":"enroute_to_pickup","driver_details":{"source":"doordash","name":"Sam","phone":{"number":"+14155550199","code":"12"}}}}`,
     );
@@ -694,13 +692,7 @@ describe('after acceptance', () => {
   it('refuses a driver phone that is not E.164 with 400 naming the field, and applies nothing', async () => {
     const { dspId, id } = await accepted('pos-delivery-bad-phone');
     for (const number of ['415-555-0199', '0044 20 7183 8750', '+1 415 555 0199 ext. 2', '+1-415-CALL-NOW']) {
-      const res = await postDsp(w, {
-        type: 'delivery_status_update',
-        location_id: w.store,
-        order_id: dspId,
-        delivery_status: 'enroute_to_pickup',
-        driver_details: { name: 'Sam', phone: { number } },
-      });
+      const res = await driverUpdate(dspId, { name: 'Sam', phone: { number } });
       const problem = `must be an E.164 phone number such as +14155550123 (+ and the country code; spaces, dashes, dots and parentheses are ignored), not ${JSON.stringify(number)}.`;
       expect([res.status, res.body]).toEqual([
         400,
@@ -715,40 +707,28 @@ describe('after acceptance', () => {
       ]);
     }
     // Nothing was recorded or relayed: the POS heard of no delivery.
-    expect(posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.updated')).toEqual([]);
+    expect(posUpdates(id)).toEqual([]);
     expect((await orderRow(w, id))!.delivery_status).toBeNull();
   }); // prettier-ignore
 
   it('refuses a driver picture_url that is not an http(s) URL with 400 naming the field, and relays nothing', async () => {
     const { dspId, id } = await accepted('pos-delivery-bad-picture');
     for (const picture_url of ['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', '/img/driver.jpg']) {
-      const res = await postDsp(w, {
-        type: 'delivery_status_update',
-        location_id: w.store,
-        order_id: dspId,
-        delivery_status: 'enroute_to_pickup',
-        driver_details: { name: 'Sam', picture_url },
-      });
+      const res = await driverUpdate(dspId, { name: 'Sam', picture_url });
       expect([res.status, res.body.error?.code], picture_url).toEqual([400, 'validation_failed']);
       expect(res.body.error.details).toEqual([
         { path: 'body.driver_details.picture_url', message: 'must be an absolute http or https URL' },
       ]);
     }
-    expect(posCalls(w, id).filter((c) => (c.body as { type: string }).type === 'order.updated')).toEqual([]);
+    expect(posUpdates(id)).toEqual([]);
     expect((await orderRow(w, id))!.delivery_status).toBeNull();
   }); // prettier-ignore
 
   it('takes a driver picture_url sent empty as no picture: the delivery status is relayed without it', async () => {
     const { dspId, id } = await accepted('pos-delivery-empty-picture');
-    const res = await postDsp(w, {
-      type: 'delivery_status_update',
-      location_id: w.store,
-      order_id: dspId,
-      delivery_status: 'enroute_to_pickup',
-      driver_details: { name: 'Sam', picture_url: '' },
-    });
+    const res = await driverUpdate(dspId, { name: 'Sam', picture_url: '' });
     expect(res.status, res.text).toBe(200);
-    const update = await waitFor(() => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'), 10_000, 'order.updated');
+    const update = await firstPosUpdate(id);
     expect(JSON.parse(update.raw).object.driver_details).toEqual({ name: 'Sam' });
   }); // prettier-ignore
 
@@ -757,9 +737,9 @@ describe('after acceptance', () => {
       const { dspId, id } = await accepted(`pos-legacy-${relayed ?? 'none'}`);
       const driver = { name: 'Sam', phone: { number: stored } };
       await w.platform.app.ctx.db.execute(sql`update orders set driver_details = ${JSON.stringify(driver)}::jsonb where id = ${id}`);
-      const res = await postDsp(w, { type: 'delivery_status_update', location_id: w.store, order_id: dspId, delivery_status: 'enroute_to_pickup' });
+      const res = await driverUpdate(dspId);
       expect(res.status, res.text).toBe(200);
-      const update = await waitFor(() => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'), 10_000, 'order.updated');
+      const update = await firstPosUpdate(id);
       expect(JSON.parse(update.raw).object.driver_details).toEqual(relayed ? { name: 'Sam', phone: { number: relayed } } : { name: 'Sam' });
     }
   }); // prettier-ignore
