@@ -41,7 +41,10 @@ describe('transition (the 409 every route answers for a move the machine refuses
     expect(thrown).toMatchObject({
       code: 'invalid_transition',
       status: 409,
-      message: `The integration is ${from}; it cannot become ${to}.`,
+      message:
+        from === 'deprovisioned'
+          ? `The integration is ${from}, which is final; it cannot become ${to}.`
+          : `The integration is ${from}; it cannot become ${to}, only needs_reconnection, deprovisioned.`,
       details: [{ path: 'status', message: allowed }],
     });
   });

@@ -191,7 +191,7 @@ const posCallDef: Omit<
   },
   async onDead(tx, job) {
     if (job.payload.request.type === 'order.created')
-      await deliveryGaveUp(tx, job.payload.order_id, job.error);
+      await deliveryGaveUp(tx, job);
   },
 };
 export const posCall = defineDeadlineJobKind(ORDER_DELIVERY, { kind: 'orders.pos', ...posCallDef });

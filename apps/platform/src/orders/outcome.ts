@@ -9,9 +9,10 @@ import type { DbOrTx, Tx } from '../db/client.ts';
 import type { CarriedFinish } from '../jobs/kinds.ts';
 import { orgLocations, orders } from '../db/schema/index.ts';
 import { parseJson } from '../connectors/index.ts';
+import { rowsOf } from '../db/sql.ts';
 import { failureFromPosRejection } from './pos-rejection.ts';
 import { findOrder, moveOrder, type MoveOptions, type Order, type OrderPatch } from './records.ts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 
 /**
  * What the POS's answer to a new order means for the order: accepted, accepted later (async),
@@ -135,23 +136,44 @@ export async function acceptOrder(
   );
 }
 
-export async function deliveryGaveUp(tx: Tx, orderId: string, error: string): Promise<void> {
-  const order = await findOrder(tx, orderId);
+/**
+ * The order's delivery ran past its deadline. Failed `unknown` for the DSP; when an attempt may have
+ * reached the POS (no answer came, and not because it could not connect: a timeout, a dropped
+ * connection, a crash mid-call), the POS is told to cancel it too, as a kitchen may be cooking it.
+ */
+export async function deliveryGaveUp(
+  tx: Tx,
+  job: { id: string; error: string; payload: { order_id: string } },
+): Promise<void> {
+  const order = await findOrder(tx, job.payload.order_id);
   if (order?.status !== 'received') return;
+  const [reached] = rowsOf<{ yes: boolean }>(
+    await tx.execute(sql`
+    select exists (
+      select 1 from delivery_attempts
+      where job_id = ${job.id} and response_status is null and coalesce(error, '') !~ ${UNREACHED}
+    ) as yes`),
+  );
+  const mayHoldIt = reached?.yes === true;
   await failOrder(
     tx,
     order,
     'unknown',
     {
       invalid_item_ids: [],
-      error_message: `The POS could not be reached in time; the order was not placed (${error})`.slice(
-        0,
-        1000,
-      ),
+      error_message: (mayHoldIt
+        ? `The POS did not answer in time; it may have received the order and was asked to cancel it (${job.error})`
+        : `The POS could not be reached in time; the order was not placed (${job.error})`
+      ).slice(0, 1000),
     },
     'POS unreachable until the delivery deadline',
+    {},
+    { why: { posMayHoldIt: mayHoldIt } },
   );
 }
+
+/** A failed attempt's error when the request never reached the POS (`connectors/http.ts` writes them). */
+const UNREACHED = '^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|timeout: could not connect)';
 
 async function locationPrepTime(db: DbOrTx, orderId: string): Promise<number | undefined> {
   const [row] = await db

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type {
@@ -68,6 +69,9 @@ export const DELIVERY_APPLIES: readonly OrderStatus[] = [
   'completed',
 ];
 
+/** Ended without the DSP's cancel: a `cancel_order` finds nothing to cancel and is answered 200. */
+const CANCEL_SETTLED: readonly OrderStatus[] = ['failed', 'merchant_canceled'];
+
 type OrderEvent = z.output<typeof CancelOrderWebhook> | z.output<typeof DeliveryStatusUpdateWebhook>;
 
 export async function applyDspEvent(
@@ -77,7 +81,11 @@ export async function applyDspEvent(
   eventId: string | null,
 ): Promise<Applied> {
   let applied: Applied;
-  if (event.type === 'cancel_order') {
+  if (event.type === 'cancel_order' && CANCEL_SETTLED.includes(order.status)) {
+    // Already ended without the DSP's cancel (it failed, or the restaurant cancelled it): nothing is
+    // left to cancel, and a 409 would have a DSP retrying a cancellation that is already true.
+    applied = { order };
+  } else if (event.type === 'cancel_order') {
     const why = [event.cancel_source, event.cancel_reason].filter(Boolean).join(': ');
     applied = await moveOrRefuse(tx, order, 'dsp_canceled', `DSP cancel_order${why ? ` (${why})` : ''}`, {
       cancelReason: event.cancel_reason,
@@ -90,15 +98,35 @@ export async function applyDspEvent(
         [{ path: 'status', message: `allowed in: ${DELIVERY_APPLIES.join(', ')}` }],
       ),
     };
+  } else if (isRepeat(order, event)) {
+    applied = { order };
   } else {
-    applied = {
-      order: await updateDelivery(tx, order, {
-        deliveryStatus: event.delivery_status,
-        driver: event.driver_details ?? order.driverDetails ?? undefined,
-      }),
-    };
+    const updated = await updateDelivery(tx, order, {
+      deliveryStatus: event.delivery_status,
+      driver: event.driver_details ?? order.driverDetails ?? undefined,
+    });
+    // Delivered is handed over: the order completes as a POS `completed` would complete it, not
+    // left `accepted` after the POS was told `status: completed` (as for an event provider's delivery).
+    const delivered =
+      event.delivery_status === 'completed' && canTransition(ORDER_STATES, updated.status, 'completed')
+        ? await moveOrder(tx, updated, 'completed', 'DSP: delivered')
+        : undefined;
+    applied = { order: delivered ?? updated };
   }
   return recordRefusal(tx, order, applied, event.type, eventId);
+}
+
+/**
+ * A delivery status the order already has, with no driver or the driver it has: a DSP retrying
+ * its webhook. Accepted and not relayed again (the POS would hear the same update twice).
+ */
+function isRepeat(order: Order, event: z.output<typeof DeliveryStatusUpdateWebhook>): boolean {
+  if (order.deliveryStatus !== event.delivery_status) return false;
+  if (!event.driver_details) return true;
+  return isDeepStrictEqual(
+    withE164Phone(event.driver_details),
+    withE164Phone(order.driverDetails ?? undefined),
+  );
 }
 
 /**

@@ -232,10 +232,37 @@ describe('a new order', () => {
       const event = await dspEvent(w, dspId, 'location.order.fail');
       expect(event.body).toMatchObject({ failure_reason: 'unknown' });
       expect((await orderRow(w, id))!.status).toBe('failed');
+      // Every attempt was answered 503: the POS did not take it, so it is not asked to cancel it.
+      expect(posCalls(w, id).every((c) => (c.body as { type: string }).type === 'order.created')).toBe(true);
+      // The DSP cancelling an order that already failed is answered 200: nothing is left to cancel.
+      const cancel = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });
+      expect([cancel.status, cancel.body.status]).toEqual([200, 'failed']);
     } finally {
       ORDER_DELIVERY.deadlineMs = saved;
     }
   });
+
+  it('past the deadline after a call the POS may have received (connection dropped), asks the POS to cancel it', async () => {
+    const saved = ORDER_DELIVERY.deadlineMs;
+    ORDER_DELIVERY.deadlineMs = 1_000;
+    try {
+      w.pos.answer = (body) => (body.type === 'order.canceled' ? { status: 204 } : 'drop');
+      const { dspId, id } = await place();
+      const event = await dspEvent(w, dspId, 'location.order.fail');
+      expect(event.body).toMatchObject({
+        failure_reason: 'unknown',
+        failure_details: { error_message: expect.stringMatching(/^The POS did not answer in time; it may have received the order and was asked to cancel it/) },
+      });
+      const cancel = await waitFor(
+        () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.canceled'),
+        10_000,
+        'POS cancel',
+      );
+      expect(cancel.body).toEqual({ type: 'order.canceled', object: { location_id: w.posLocation, order_id: id } });
+    } finally {
+      ORDER_DELIVERY.deadlineMs = saved;
+    }
+  }); // prettier-ignore
 
   it('accepted asynchronously waits for the POS to confirm by webhook', async () => {
     w.pos.answer = () => accept('pos-async-1', { async_acceptance: true });
@@ -673,6 +700,31 @@ describe('after acceptance', () => {
         driver_details: driver,
       },
     });
+  });
+
+  it('takes a repeated delivery status as a no-op, and completes the order when the DSP delivered it', async () => {
+    const { dspId, id } = await accepted('pos-delivery-done');
+    const driver = { name: 'Sam', phone: { number: '+14155550199' } };
+    for (let i = 0; i < 3; i++) expect((await driverUpdate(dspId, driver)).status).toBe(200);
+    expect((await driverUpdate(dspId)).status).toBe(200); // the same status, no driver: a repeat too
+    const done = await postDsp(w, {
+      type: 'delivery_status_update',
+      location_id: w.store,
+      order_id: dspId,
+      delivery_status: 'completed',
+    });
+    expect(done.status, done.text).toBe(200);
+    await waitForStatus(w, id, 'completed');
+    const completed = await dspEvent(w, dspId, 'location.order.notify_status_change');
+    expect(completed.body).toMatchObject({ order_id: dspId, order_status_update: 'completed' });
+    // One order.updated per change, decided in the webhook's transaction: two, not five.
+    const sent = rowsOf<{ status: string }>(
+      await w.platform.app.ctx.db.execute(
+        sql`select body->'object'->>'status' as status from order_timeline
+            where order_id = ${id} and kind = 'sent' and type = 'order.updated' order by seq`,
+      ),
+    );
+    expect(sent.map((r) => r.status)).toEqual(['in_progress', 'completed']);
   });
 
   it('relays a driver phone written with spaces, dashes, dots or parentheses to the POS as E.164', async () => {

@@ -26,7 +26,10 @@ export interface Received {
   at: number;
 }
 
-/** What the fake partner answers a call with: a status and JSON body, or no answer at all. */
+/**
+ * What the fake partner answers a call with: a status and JSON body, no answer at all (`hang`), or
+ * the connection closed once the request is read (`drop`: it may have acted on it, nobody knows).
+ */
 export type Answer =
   | {
       status: number;
@@ -34,7 +37,8 @@ export type Answer =
       headers?: Record<string, string>;
       /** answer this late */ delayMs?: number;
     }
-  | 'hang';
+  | 'hang'
+  | 'drop';
 
 export interface FakePartner {
   url: string;
@@ -83,6 +87,7 @@ async function fakePartner(type: 'pos' | 'dsp'): Promise<FakePartner> {
       p.received.push({ path, headers: req.headers, body, raw, at: Date.now() });
       const send = (a: Answer): void => {
         if (a === 'hang') return; // the platform's timeout ends it
+        if (a === 'drop') return void req.socket.destroy();
         if (a.delayMs) return void setTimeout(() => send({ ...a, delayMs: 0 }), a.delayMs);
         if (a.body === undefined) {
           res.writeHead(a.status, a.headers);

@@ -111,9 +111,13 @@ export function transitionRefusal<S extends string>(
   to: S,
 ): { message: string; details: { path: string; message: string }[] } | undefined {
   if (canTransition(m, from, to)) return undefined;
+  const next = m.next[from] ?? [];
   return {
-    message: `The ${m.name} is ${from}; it cannot become ${to}.`,
-    details: [{ path: 'status', message: `allowed from ${from}: ${m.next[from]?.join(', ') || 'none'}` }],
+    // What it can still become, or that nothing more will change it: the partner's next step.
+    message: next.length
+      ? `The ${m.name} is ${from}; it cannot become ${to}, only ${next.join(', ')}.`
+      : `The ${m.name} is ${from}, which is final; it cannot become ${to}.`,
+    details: [{ path: 'status', message: `allowed from ${from}: ${next.join(', ') || 'none'}` }],
   };
 }
 
