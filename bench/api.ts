@@ -68,7 +68,7 @@ const pizza = (id: string, toppings: string[]) => ({
 });
 const PRICE_ORDER = {
   orderType: 'Pickup',
-  deferDue: '2026-12-01T18:30:00-05:00',
+  deferDue: '2030-12-03T18:30:00-05:00',
   items: [
     pizza('margherita-lg', ['pepperoni', 'mushrooms']),
     pizza('pepperoni-lg', ['extra-cheese']),

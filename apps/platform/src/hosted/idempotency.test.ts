@@ -6,9 +6,10 @@ import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { pruneIdempotencyKeys } from '../http/idempotency-keys.ts';
 import { hostedOrders, idempotencyKeys, storeEmails } from '../db/schema/index.ts';
-import { hostedSuite, hostedWorld, type HostedWorld } from './testing.ts';
+import { hostedClockAt, hostedSuite, hostedWorld, type HostedWorld } from './testing.ts';
 
 /** `Idempotency-Key` on the hosted calls that create something: a retry is answered, never repeated. */
+hostedClockAt();
 const suite = hostedSuite();
 
 const order = (over: Record<string, unknown> = {}) => ({ ...structuredClone(EXAMPLE_ORDER), ...over });
@@ -73,7 +74,7 @@ describe('Idempotency-Key on POST /Orders', () => {
   it('replays a rejected order as the 422 it was, without storing a second one', async () => {
     const before = await ordersOf(suite.world);
     const key = randomUUID();
-    const closed = order({ deferDue: '2026-12-01T04:00:00-05:00' });
+    const closed = order({ deferDue: '2026-12-02T04:00:00-05:00' }); // before Pickup opens
     const first = await place(key, closed);
     expect(first.status).toBe(422);
     expect(first.body.messagesDetails[0]).toMatchObject({ id: 'order_rejected' });

@@ -229,12 +229,12 @@ describe('the Order API reference, replayed against the demo', () => {
     await replay(orderApi.cancelHostedOrder, id);
   });
 
-  it('places the example order for 06:30, before Pickup opens: the documented 422 rejection', async () => {
+  it('places the example order for 23:30, after Pickup closes: the documented 422 rejection', async () => {
     const body = orderApi.createOrder.request.example;
     await replay(orderApi.createOrder, {
       headers: ORDER_HEADERS,
       status: 422,
-      body: { ...body, data: { ...body.data, deferDue: '2026-12-01T06:30:00-05:00' } },
+      body: { ...body, data: { ...body.data, deferDue: '2026-12-01T23:30:00-05:00' } },
     });
   });
 

@@ -1,7 +1,7 @@
 /** Test helpers for the hosted APIs: the demo company imported, a partner granted it, calls with X-Store. */
 import { DEMO_COMPANY, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { call, type CallOptions, type TestResponse } from '../../test/http.ts';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type { Config } from '../config.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { requestAccessToken, testPartner, type TestPartner } from '../auth/testing.ts';
@@ -59,4 +59,26 @@ export function hostedSuite(
   });
   afterAll(() => suite.platform?.stop());
   return suite;
+}
+
+/**
+ * The moment the hosted order tests run at: the example order's `startTime` (Tuesday 2026-12-01,
+ * 17:41 in New York, the demo store's zone), 49 minutes before its `deferDue`. An order due in the
+ * past is due now, so without it the answers would depend on the day and hour the tests run; the
+ * dates the tests pick are ahead of it (a past one only where that is what is tested).
+ */
+export const HOSTED_TESTS_NOW = new Date('2026-12-01T22:41:07.000Z');
+
+/**
+ * Sets the file's `Date` to `at` before its platform starts (call it before `hostedSuite`); only
+ * `Date`, which runs on from there (timers and the database's clock are left alone).
+ */
+export function hostedClockAt(at: Date = HOSTED_TESTS_NOW): void {
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(at);
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
 }

@@ -2,14 +2,14 @@ import { defineStateMachine, type StateOf } from './machine.ts';
 
 /**
  * An order placed through the hosted Order API (restaurant-apis.md section 4). The spec lists the
- * statuses and not the moves; these are the platform's. A move that does not fit is 409
- * `invalid_transition`, never applied.
+ * statuses and not the moves; these are the platform's. A move that does not fit is 422
+ * `order_status_unprocessable` (the Order API keeps 409 for what already exists), never applied.
  */
 export const HOSTED_ORDER_MACHINE = defineStateMachine({
   name: 'hosted order',
   schemaId: 'HostedOrderStatus',
   summary: [
-    'A placed order is `accepted` when its order type is open at `deferDue` and every item is in stock, else',
+    'A placed order is `accepted` when its order type is open when it is due (`deferDue`, or now when that is past) and every item is in stock, else',
     '`rejected` with a `rejectReason`. The store moves it through `ready` and the delivery statuses to',
     '`completed`; the partner may cancel it until it is ready.',
   ],

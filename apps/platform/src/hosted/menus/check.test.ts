@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_MENU } from '@stream/contracts/apis/hr-menu/demo';
-import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
+import { getMenuOutOfStock, listOutOfStock } from '@stream/contracts/apis/hr-menu/index';
+import { MenuInput, OutOfStockItem } from '@stream/contracts/apis/hr-menu/menu';
 import { checkMenu } from './check.ts';
 import { outOfStockOf } from './store-menus.ts';
 
@@ -38,6 +39,17 @@ describe('checkMenu: the rules across fields', () => {
     expect(paths(m)).toEqual([path]);
   }); // prettier-ignore
 
+  it.each<[string, Record<string, unknown>, string]>([
+    ['modifierRequirments 1, no modifiers', { items: ['garlic-knots'], modifierRequirments: 1 }, 'modifierRequirments is 1 but no modifiers are listed: list the modifiers the order must hold (at least 1) in conditions.modifiers, or leave modifierRequirments out.'],
+    ['itemRequirments 2, no items', { menuGroups: ['sides'], itemRequirments: 2 }, 'itemRequirments is 2 but no items are listed: list the items the order must hold (at least 2) in conditions.items, or leave itemRequirments out.'],
+    ['menuGroupRequirments 1, no groups', { menuGroupRequirments: 1 }, 'menuGroupRequirments is 1 but no menuGroups are listed: list the menu groups the order must hold (at least 1) in conditions.menuGroups, or leave menuGroupRequirments out.'],
+    ['itemRequirments 3, 2 items', { items: ['garlic-knots', 'caesar'], itemRequirments: 3 }, 'itemRequirments is 3 but 2 items are listed; it must be 1 to 2.'],
+  ])('says what to fix for a requirement count past what is listed: %s', (_what, conditions, message) => {
+    const m = demo();
+    m.availableDiscounts[1]!.conditions = { menuGroups: [], items: [], modifiers: [], ...conditions };
+    expect(checkMenu(m)).toEqual([{ path: `availableDiscounts[1].conditions.${message.split(' ')[0]}`, message }]);
+  }); // prettier-ignore
+
   it('counts nesting levels from the item: the demo pizzas nest 1 level, the cap 4', () => {
     const m = demo();
     m.maxModifierLevels = 1;
@@ -58,5 +70,27 @@ describe('outOfStockOf', () => {
       { stockItemId: 'pepperoni', stockItemType: 'modifier' },
       { stockItemId: 'beer-lager', stockItemType: 'item' },
     ]);
+  });
+
+  it('takes the three catalog object types of the spec as a stock item type, item_family included, and no other', () => {
+    for (const stockItemType of ['item_family', 'item', 'modifier']) {
+      expect(
+        OutOfStockItem.safeParse({ stockItemId: 'fam-margherita', stockItemType }).success,
+        stockItemType,
+      ).toBe(true);
+    }
+    for (const stockItemType of ['category', 'modifier_group', 'Item', 'itemFamily']) {
+      expect(OutOfStockItem.safeParse({ stockItemId: 'x', stockItemType }).success, stockItemType).toBe(
+        false,
+      );
+    }
+    // The answers of both lists take it (a client reading them by the contract knows the type).
+    const answer = {
+      data: [{ stockItemId: 'fam-margherita', stockItemType: 'item_family' }],
+      message: '1 out of stock.',
+      messagesDetails: [],
+    };
+    for (const op of [listOutOfStock, getMenuOutOfStock])
+      expect(op.responses[200].schema.safeParse(answer).success).toBe(true);
   });
 });

@@ -103,10 +103,16 @@ export function checkMenu(menu: MenuInput, prefix = ''): ErrorDetail[] {
       ids.forEach((id, i) => {
         if (!known.has(id)) problem(`${at}.conditions.${list}[${i}]`, `No ${what} ${id} in this menu.`);
       });
-      if (required !== undefined && required > ids.length) {
+      if (required !== undefined && ids.length === 0) {
+        // Nothing to count: "it must be 1 to 0" would be no help, so say the two ways out.
         problem(
           `${at}.conditions.${count}`,
-          `${count} is ${required} but ${ids.length} ${list} are listed; it must be 1 to ${Math.max(ids.length, 1)}.`,
+          `${count} is ${required} but no ${list} are listed: list the ${what}s the order must hold (at least ${required}) in conditions.${list}, or leave ${count} out.`,
+        );
+      } else if (required !== undefined && required > ids.length) {
+        problem(
+          `${at}.conditions.${count}`,
+          `${count} is ${required} but ${ids.length} ${list} are listed; it must be 1 to ${ids.length}.`,
         );
       }
     }

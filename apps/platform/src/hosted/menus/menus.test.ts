@@ -246,6 +246,51 @@ describe('Menu API', () => {
   }); // prettier-ignore
 });
 
+describe('PATCH /Menus/{menuName}: an object keeps its id for life, whatever the operation', () => {
+  // A menu of its own, on the other demo store: the other tests' listings of store 1001 stay as they are.
+  const ids = (m: { groups: { id: string; items: { id: string }[] }[] }) =>
+    m.groups.map((g) => `${g.id}: ${g.items.map((i) => i.id).join(' ')}`);
+  const patch = (body: unknown) => suite.world.hosted('PATCH', '/Menus/Ids', { body, store: 1002 });
+  const read = async () => (await suite.world.hosted('GET', '/Menus/Ids', { store: 1002 })).body.data;
+
+  it('refuses an object written over by one of another id (405 patch_not_allowed), the menu unchanged', async () => {
+    expect((await create(menu({ displayName: 'Ids', serviceTypes: ['GrubHub'] }), 1002)).status).toBe(201);
+    const before = await read();
+    const pepperoni = before.groups[0].items[1];
+    const refused: [string, unknown[], string, string][] = [
+      ['an item replaced whole', [{ op: 'replace', path: '/groups/0/items/1', value: { ...pepperoni, id: 'zz' } }], 'body[0].value', 'it writes id "zz" over the object of id "pepperoni-lg", and an object keeps its id for life'],
+      ['an item replaced by one without an id', [{ op: 'replace', path: '/groups/0/items/1', value: { displayName: 'X', priceInfo: { price: 1 } } }], 'body[0].value', 'it writes an object without an id over the object of id "pepperoni-lg", and an object keeps its id for life'],
+      ['a group replaced whole, after a harmless operation', [{ op: 'replace', path: '/groups/2/displayName', value: 'Cold drinks' }, { op: 'replace', path: '/groups/2', value: { ...before.groups[2], id: 'beverages' } }], 'body[1].value', 'it writes id "beverages" over the object of id "drinks", and an object keeps its id for life'],
+      ['the menu replaced whole', [{ op: 'replace', path: '', value: { ...before, id: before.id + 1 } }], 'body[0].value', `it writes id ${before.id + 1} over the object of id ${before.id}, and an object keeps its id for life`],
+      ['a tax type copied over the menu', [{ op: 'copy', from: '/taxTypes/0', path: '' }], 'body[0].from', `it writes id "food" over the object of id ${before.id}, and an object keeps its id for life`],
+    ];
+    for (const [what, body, field, why] of refused) {
+      const res = await patch(body);
+      expect([res.status, res.body.messagesDetails[1]], what).toEqual([405, { id: field, message: why, messageType: 'ERROR' }]);
+      expect(codeOf(res)).toBe('patch_not_allowed');
+    }
+    expect(await read()).toEqual(before);
+  }); // prettier-ignore
+
+  it('still takes an object changed in place, added, removed, moved, or a list written whole', async () => {
+    const before = await read();
+    const veggie = before.groups[0].items[2];
+    const taken: [string, unknown[], string[]][] = [
+      ['an item replaced whole with its own id', [{ op: 'replace', path: '/groups/0/items/2', value: { ...veggie, displayName: 'Veggie' } }], ['pizzas: margherita-lg pepperoni-lg veggie-lg', 'sides: garlic-knots caesar', 'drinks: soda lager']],
+      ['a new item inserted before the others', [{ op: 'add', path: '/groups/0/items/0', value: { id: 'calzone', displayName: 'Calzone', priceInfo: { price: 1500 } } }], ['pizzas: calzone margherita-lg pepperoni-lg veggie-lg', 'sides: garlic-knots caesar', 'drinks: soda lager']],
+      ['an item removed, and a new one added where it was', [{ op: 'remove', path: '/groups/0/items/3' }, { op: 'add', path: '/groups/0/items/3', value: { id: 'bianca', displayName: 'Bianca', priceInfo: { price: 1700 } } }], ['pizzas: calzone margherita-lg pepperoni-lg bianca', 'sides: garlic-knots caesar', 'drinks: soda lager']],
+      ['an item moved to another group', [{ op: 'move', from: '/groups/0/items/0', path: '/groups/1/items/0' }], ['pizzas: margherita-lg pepperoni-lg bianca', 'sides: calzone garlic-knots caesar', 'drinks: soda lager']],
+      ['a list written whole, its objects those it lists', [{ op: 'replace', path: '/groups/0/items', value: [before.groups[0].items[0], { ...veggie, id: 'veggie-md' }] }], ['pizzas: margherita-lg veggie-md', 'sides: calzone garlic-knots caesar', 'drinks: soda lager']],
+    ];
+    for (const [what, body, after] of taken) {
+      const res = await patch(body);
+      expect(res.status, `${what}: ${res.text}`).toBe(200);
+      expect(ids(res.body.data), what).toEqual(after);
+    }
+    expect((await read()).groups[0].items[1].displayName).toBe('Garden veggie, large');
+  }); // prettier-ignore
+});
+
 describe('PATCH /Menus/{menuName}: invalid_patch says what is wrong in its own words', () => {
   it.each<[string, unknown[], string, string]>([
     ['a prototype path', [{ op: 'add', path: '/__proto__/polluted', value: 1 }], 'body[0].path', "Operation 0 (add /__proto__/polluted) cannot be applied: /__proto__/polluted names __proto__, constructor or prototype, which no menu field is; nothing was changed."],

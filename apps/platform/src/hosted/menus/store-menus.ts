@@ -239,6 +239,7 @@ function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>): unknown {
     if (op.op === 'move' && op.path.startsWith(`${op.from}/`)) {
       throw refusal(index, op, 'path', `it moves ${op.from || 'the menu'} into itself`);
     }
+    keepsItsId(doc, op, index);
     try {
       doc = jsonPatch.applyOperation(doc, op as Operation, true, true, true, index).newDocument;
     } catch (err) {
@@ -253,6 +254,55 @@ function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>): unknown {
     }
   });
   return doc;
+}
+
+/** The value at `pointer` (own fields only), or undefined when the document has nothing there. */
+function valueAt(doc: unknown, pointer: string): unknown {
+  let at: unknown = doc;
+  for (const raw of pointer === '' ? [] : pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+const idOf = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'id')
+    ? (value as { id: unknown }).id
+    : undefined;
+
+/**
+ * 405 `patch_not_allowed` when the operation writes over an object with an id (the menu, a group,
+ * an item, ...) with a value of another id, or none: an object keeps its id for life, so `replace
+ * /groups/0/items/1` must carry the item's own id. An `add`, `move` or `copy` into a list inserts
+ * (nothing is written over), and a list written whole is the objects it lists: those whose ids it
+ * keeps, and new ones. So adding and removing objects stay as they were; only a write in place is
+ * held to the id (the `/id` fields themselves are refused before the menu is read).
+ */
+function keepsItsId(doc: unknown, op: PatchOp, index: number): void {
+  if (op.op === 'test' || op.op === 'remove') return;
+  const cut = op.path.lastIndexOf('/');
+  // Into a list, add, move and copy insert; replace writes over the element.
+  if (op.op !== 'replace' && cut >= 0 && Array.isArray(valueAt(doc, op.path.slice(0, cut)))) return;
+  const old = idOf(valueAt(doc, op.path));
+  if (old === undefined) return;
+  // A value or from left out (or naming nothing) is the library's refusal, 400 invalid_patch.
+  const written =
+    op.op === 'add' || op.op === 'replace'
+      ? op.value
+      : op.from === undefined
+        ? undefined
+        : valueAt(doc, op.from);
+  if (written === undefined) return;
+  const now = idOf(written);
+  if (now === old) return;
+  const why = `it writes ${now === undefined ? 'an object without an id' : `id ${JSON.stringify(now)}`} over the object of id ${JSON.stringify(old)}, and an object keeps its id for life`;
+  throw new ApiError(
+    'patch_not_allowed',
+    `Operation ${index} (${op.op} ${op.path}) changes an id: ${why}. Keep its id to change the object, or remove it and add the new object instead; nothing was changed.`,
+    [{ path: `body[${index}].${op.op === 'replace' || op.op === 'add' ? 'value' : 'from'}`, message: why }],
+  );
 }
 
 const refusal = (index: number, op: PatchOp, field: 'path' | 'from', why: string) =>

@@ -5,11 +5,12 @@ import { HostedOrder } from '@stream/contracts/apis/hr-orders/order';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
 import { refreshTokensUsedAMinuteAgo, requestAccessToken } from '../../auth/testing.ts';
-import { hostedSuite, hostedWorld } from '../testing.ts';
+import { hostedClockAt, hostedSuite, hostedWorld } from '../testing.ts';
 import { hostedOrders, stores } from '../../db/schema/index.ts';
 import { MAX_LISTED } from './orders.route.ts';
 import { moveByOperator } from './records.ts';
 
+hostedClockAt();
 const suite = hostedSuite();
 
 const order = (over: Record<string, unknown> = {}) => ({ ...structuredClone(EXAMPLE_ORDER), ...over });
@@ -224,8 +225,8 @@ describe('POST /Orders and what follows', () => {
     expect(o).toMatchObject({ status: 'accepted', rejectReason: null, total: EXAMPLE_PRICED.total, businessDate: '2026-12-01' });
     expect(o.id).toBe(o.orderNumber);
     expect(o.stages!.map((s) => s.name)).toEqual(['created', 'accepted']);
-    // Due in the past: ready after the order type's 20 minutes from now.
-    expect(Date.parse(o.estimatedTime!)).toBeGreaterThan(Date.now() + 19 * 60_000);
+    // Due in 49 minutes, more than the order type's 20: ready at deferDue.
+    expect(o.estimatedTime).toBe(new Date(EXAMPLE_ORDER.deferDue).toISOString());
 
     const read = await suite.world.hosted('GET', `/Orders/${o.id}`);
     expect(read.body.data).toEqual(placed.body.data);
@@ -265,6 +266,22 @@ describe('POST /Orders and what follows', () => {
     expect([late.status, codeOf(late)]).toEqual([422, 'order_status_unprocessable']);
   }); // prettier-ignore
 
+  it('takes an order due in the past as due now: its hours, business date and ready time are now\'s, with a WARNING', async () => {
+    // Due Monday 04:00, when Pickup was closed, sent Tuesday 17:41, when it is open.
+    const late = await post('/Orders', order({ deferDue: '2026-11-30T04:00:00-05:00', sourceReferenceId: 'late-1' }));
+    expect(late.status, late.text).toBe(201);
+    expect(late.body.data).toMatchObject({ status: 'accepted', deferDue: '2026-11-30T04:00:00-05:00', businessDate: '2026-12-01' });
+    const inMinutes = (Date.parse(late.body.data.estimatedTime) - Date.now()) / 60_000;
+    expect([inMinutes > 19, inMinutes < 20.5]).toEqual([true, true]); // now plus Pickup's 20 minutes
+    expect(late.body.messagesDetails).toEqual([{ id: 'body.data.deferDue', message: expect.stringMatching(/^deferDue 2026-11-30T04:00:00-05:00 is past; the order is due now, 2026-12-01 17:4\d \(Tuesday\) in the store's time zone/), messageType: 'WARNING' }]);
+    // Today's orders (no dates: the store's today) hold it.
+    const today = await suite.world.hosted('GET', '/Orders?sourceReferenceId=late-1');
+    expect(today.body.data.map((o: { id: number }) => o.id)).toEqual([late.body.data.id]);
+    // "Now" by a client's clock a minute behind ours is now, and no warning.
+    const asap = await post('/PriceOrder', order({ deferDue: new Date(Date.now() - 60_000).toISOString() }));
+    expect([asap.status, asap.body.data.businessDate, asap.body.messagesDetails]).toEqual([200, '2026-12-01', []]);
+  }); // prettier-ignore
+
   it('names which of the payments sent with a new order was refused', async () => {
     const twice = await post('/Orders', order({ creditCardPayments: [card('4242', 100), card('4242', 100)] }));
     expect([twice.status, codeOf(twice)]).toEqual([409, 'card_already_applied']);
@@ -274,7 +291,7 @@ describe('POST /Orders and what follows', () => {
   }); // prettier-ignore
 
   it('stores a rejected order and answers 422 order_rejected with it', async () => {
-    const closed = await post('/Orders', order({ deferDue: '2026-12-01T04:00:00-05:00', creditCardPayments: [card('4000', 100)] }));
+    const closed = await post('/Orders', order({ deferDue: '2026-12-02T04:00:00-05:00', creditCardPayments: [card('4000', 100)] }));
     expect(closed.status).toBe(422);
     expect(closed.body.messagesDetails[0]).toMatchObject({ id: 'order_rejected', messageType: 'ERROR' });
     expect(closed.body.data).toMatchObject({ status: 'rejected', rejectReason: 'storeClosed', estimatedTime: null, payments: [] });
@@ -299,7 +316,7 @@ describe('POST /Orders and what follows', () => {
     try {
       const quoted = await suite.world.hosted('GET', `${pickup}/EstimatedTime`);
       expect(quoted.body.data.estimatedMinutes).toBe(90);
-      // Due at an open hour in the past: ready the store's 90 minutes from now, not the menu's 20.
+      // Due in the past, so due now (an open hour): ready the store's 90 minutes from now, not the menu's 20.
       const placed = await post('/Orders', order({ deferDue: '2026-11-02T12:00:00-05:00' }));
       expect(placed.status, placed.text).toBe(201);
       const inMinutes = (Date.parse(placed.body.data.estimatedTime) - Date.now()) / 60_000;

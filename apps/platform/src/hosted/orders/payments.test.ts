@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { EXAMPLE_ORDER } from '@stream/contracts/apis/hr-orders/index';
 import { cardTransactions } from '../../db/schema/index.ts';
-import { hostedSuite } from '../testing.ts';
+import { hostedClockAt, hostedSuite } from '../testing.ts';
 
 /** What each transaction type does to an order's payments (ApplyCreditCardPayment). */
+hostedClockAt();
 const suite = hostedSuite();
 
 let txn = 0;

@@ -9,7 +9,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { HostedStore } from '../access.ts';
 import type { Loose } from '../ignored-fields.ts';
-import { priceOrder, type PricingResult } from '../pricing-engine/price.ts';
+import { dueAt, priceOrder, type PricingResult } from '../pricing-engine/price.ts';
 import { spelledAsListed, storeOrderTypeFor } from '../stores/order-types.ts';
 import { storeAndMenuForOrder } from './menu-for.ts';
 import { zoneFeeFor } from './zone-fee.ts';
@@ -104,9 +104,10 @@ export interface Placed {
 }
 
 /**
- * Places an order in the caller's transaction: priced, stored `accepted` (ready at `deferDue`, or
- * after the order type's minutes when that is later) or `rejected` with the engine's reason,
- * and its card payments applied. A rejected order takes no payments.
+ * Places an order in the caller's transaction: priced, stored `accepted` (ready when it is due:
+ * `deferDue`, or now when that is past; or after the order type's minutes when that is later) or
+ * `rejected` with the engine's reason, and its card payments applied. A rejected order takes no
+ * payments.
  */
 export async function placeOrder(
   tx: Tx,
@@ -115,7 +116,10 @@ export async function placeOrder(
   const { creditCardPayments, ...order } = r.order;
   const priced = await priceForStore(tx, { ...r, order });
   const rejection = priced.rejection;
-  const ready = Math.max(Date.parse(order.deferDue), r.now.getTime() + priced.prepMinutes * 60_000);
+  const ready = Math.max(
+    dueAt(order.deferDue, r.now).getTime(),
+    r.now.getTime() + priced.prepMinutes * 60_000,
+  );
   const row = await insertOrder(tx, {
     storeId: priced.store.id,
     partnerId: r.auth.partnerId,

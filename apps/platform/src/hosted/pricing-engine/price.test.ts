@@ -291,6 +291,26 @@ describe('lines', () => {
     expect(priceOrder({ menu: MENU, order: OrderInput.parse({ orderType: 'Pickup', deferDue: TUESDAY_NOON, items: [line('burger')] }), applyDefaultModifiers: false, timeZone: 'America/New_York', now: NOW, storeHours: [] }).rejection).toBeUndefined();
   }); // prettier-ignore
 
+  it('prices an order due in the past as due now: its hours, business date and discounts are read now, with a WARNING', () => {
+    // Sent Saturday 2026-12-05 13:35 in New York, due Friday 11:00: Pickup is open on Saturday afternoons only.
+    const saturday = new Date('2026-12-05T13:35:00-05:00');
+    const storeHours = [{ dayOfWeek: 'Saturday' as const, startTime: '12:00', endTime: '18:00' }];
+    const at = (deferDue: string, now: Date, discounts: unknown[] = []) =>
+      priceOrder({ menu: { ...MENU, ...normalise(withDiscounts({ discountScope: 'Order', discountType: 'AmountOff', discountValue: 100, validWeekdays: 62 })) }, order: OrderInput.parse({ orderType: 'Pickup', deferDue, items: [line('burger')], discounts }), applyDefaultModifiers: false, timeZone: 'America/New_York', now, storeHours });
+    const friday = at('2026-12-04T11:00:00-05:00', saturday, [{ sourceDiscount: 'x0' }]);
+    expect(friday.rejection).toBeUndefined();
+    expect(friday.order).toMatchObject({ deferDue: '2026-12-04T11:00:00-05:00', businessDate: '2026-12-05', discountTotal: 0 });
+    expect(friday.messages[0]).toEqual({ id: 'deferDue', message: "deferDue 2026-12-04T11:00:00-05:00 is past; the order is due now, 2026-12-05 13:35 (Saturday) in the store's time zone: its hours, business date and discounts are read then. Send the time the customer wants it, or now for as soon as possible.", messageType: 'WARNING' });
+    expect(friday.messages.map((m) => m.id)).toEqual(['deferDue', 'discounts[0]']); // a weekday discount, on a Saturday
+    // Due Saturday 12:30, when Pickup is open, sent at 19:00 when it is closed: closed now.
+    expect(at('2026-12-05T12:30:00-05:00', new Date('2026-12-05T19:00:00-05:00')).rejection).toMatchObject({ reason: 'storeClosed', message: expect.stringContaining('closed at 2026-12-05 19:00 (Saturday)') });
+    // A client's clock a little behind ours: its "now" is now, without a warning; a time to come is its own.
+    const skewed = at('2026-12-05T13:33:00-05:00', saturday);
+    expect([skewed.rejection, skewed.order.businessDate, skewed.messages]).toEqual([undefined, '2026-12-05', []]);
+    expect(at('2026-12-05T13:29:00-05:00', saturday).messages.map((m) => m.id)).toEqual(['deferDue']);
+    expect(at('2026-12-05T18:30:00-05:00', saturday).rejection).toMatchObject({ reason: 'storeClosed', message: expect.stringContaining('18:30') });
+  }); // prettier-ignore
+
   it('lists a modifier once per half, and a half on each side is two modifiers', () => {
     const r = price({ items: [line('pizza', 1, { leftHalfItemId: 'pizza', rightHalfItemId: 'pizza', ...mods({ id: 'ham', selectedHalf: 'Left' }, { id: 'ham', selectedHalf: 'Right' }) })] });
     expect(r.errors).toEqual([]);

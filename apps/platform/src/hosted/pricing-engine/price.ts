@@ -19,7 +19,10 @@ export interface PricingInput {
   applyDefaultModifiers: boolean;
   /** The store's IANA time zone: business date, open hours and discount windows are read in it. */
   timeZone: string;
-  /** The request's time: validation codes expire against it. */
+  /**
+   * The request's time: validation codes expire against it, and an order due before it is due at it
+   * (`dueAt`).
+   */
   now: Date;
   /** The store's own hours for the order type (its Store API order type), checked with the menu's. */
   storeHours?: PricingInput['menu']['orderTypes'][number]['operationPeriods'] | undefined;
@@ -38,7 +41,7 @@ export interface PricingProblem {
 export interface PricingResult {
   order: PricedOrder;
   cartStatus: { minimumOrderPriceMet: boolean };
-  /** A WARNING per discount not applied, saying why. */
+  /** WARNINGs: one per discount not applied, saying why, and one for a `deferDue` well in the past. */
   messages: HostedMessage[];
   /** Non-empty: the order cannot be priced (unknown ids, modifier rules). */
   errors: PricingProblem[];
@@ -46,10 +49,32 @@ export interface PricingResult {
   rejection?: { reason: RejectReason; message: string };
 }
 
+/** How far in the past a `deferDue` may be before the answer says so: a client's clock a little behind ours. */
+export const LATE_DEFER_DUE_MS = 5 * 60_000;
+
+/**
+ * When an order is due: `deferDue`, or now when that is in the past (an order cannot be made
+ * earlier than it is sent; "now" per a client's clock a little behind ours is now). Its hours,
+ * business date, discount windows and ready time are read at this instant.
+ */
+export const dueAt = (deferDue: string, now: Date): Date =>
+  new Date(Math.max(Date.parse(deferDue), now.getTime()));
+
 export function priceOrder(input: PricingInput): PricingResult {
   const { menu, order } = input;
   const problems = new Problems();
-  const local = localTime(new Date(order.deferDue), input.timeZone);
+  const due = dueAt(order.deferDue, input.now);
+  const local = localTime(due, input.timeZone);
+  const late: HostedMessage[] =
+    input.now.getTime() - Date.parse(order.deferDue) > LATE_DEFER_DUE_MS
+      ? [
+          {
+            id: 'deferDue',
+            message: `deferDue ${order.deferDue} is past; the order is due now, ${when(local)} in the store's time zone: its hours, business date and discounts are read then. Send the time the customer wants it, or now for as soon as possible.`,
+            messageType: 'WARNING',
+          },
+        ]
+      : [];
   const orderType = menu.orderTypes.find((t) => t.id === order.orderType);
   if (!orderType) {
     problems.error(
@@ -169,7 +194,7 @@ export function priceOrder(input: PricingInput): PricingResult {
   return {
     order: priced,
     cartStatus: { minimumOrderPriceMet },
-    messages: d.messages,
+    messages: [...late, ...d.messages],
     errors: problems.errors,
     ...(problems.rejection ? { rejection: problems.rejection } : {}),
   };

@@ -92,7 +92,9 @@ nothing: the patched menu is checked as a whole, as a new one would be, and stor
 out of stock is \`[{"op": "replace", "path": "/groups/0/items/1/isAvailable", "value": false}]\`.
 
 - 400 \`invalid_patch\`: a malformed operation, or a path the menu does not have.
-- 405 \`patch_not_allowed\`: the patch changes an \`id\` (the menu's or any object's: orders and discounts refer to them).
+- 405 \`patch_not_allowed\`: the patch changes an \`id\` (the menu's or any object's: orders and discounts refer to them),
+  by an operation on an \`id\` or by writing over an object with one of another id (\`replace /groups/0/items/1\` must
+  carry the item's own \`id\`); adding objects to a list and removing them are taken.
 - 409 \`patch_test_failed\`: a \`test\` operation did not match.
 - 422 \`menu_invalid\`: the patched menu breaks a rule; each problem is in \`messagesDetails\`.
 

@@ -273,7 +273,10 @@ export const DiscountConditions = z
       description: 'How many of the listed items the order must hold (1 to the number listed; default 1).',
     }),
     modifiers: z.array(MenuObjectId).default([]),
-    modifierRequirments: z.number().int().min(1).optional(),
+    modifierRequirments: z.number().int().min(1).optional().meta({
+      description:
+        'How many of the listed modifiers the order must hold (1 to the number listed; default 1); leave it out when none are listed.',
+    }),
   })
   .meta({
     id: 'DiscountConditions',
@@ -350,14 +353,21 @@ export const Menu = MenuInput.extend({
 }).meta({ id: 'Menu', description: "A store's menu; its `displayName` is its name in the URL." });
 export type Menu = z.infer<typeof Menu>;
 
+/** The catalog object types (restaurant-apis.md section 9): what a stock item can be. */
+export const StockItemType = z.enum(['item_family', 'item', 'modifier']).meta({
+  description:
+    'The catalog object type of the stock item: `item` or `modifier` (what a hosted menu flags), or `item_family` (a dish whose sizes or variations are out together, from a store whose catalog has families).',
+});
+export type StockItemType = z.infer<typeof StockItemType>;
+
 export const OutOfStockItem = z
   .object({
     stockItemId: z.string(),
-    stockItemType: z.enum(['item', 'modifier']),
+    stockItemType: StockItemType,
   })
   .meta({
     id: 'OutOfStockItem',
     description:
-      'An item or modifier whose `isAvailable` is false, by its `stockItemId` (its `id` when it has none).',
+      'A stock item that is out: on a hosted menu, an item or modifier whose `isAvailable` is false, by its `stockItemId` (its `id` when it has none).',
   });
 export type OutOfStockItem = z.infer<typeof OutOfStockItem>;

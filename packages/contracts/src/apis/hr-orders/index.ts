@@ -133,7 +133,9 @@ export const priceOrder = defineOperation({
 recomputed (order-type and tier prices, halves, modifiers, defaults and credits, discounts, taxes, delivery fee), and
 \`cartStatus.minimumOrderPriceMet\` says whether the order type's minimum is reached. A discount that does not apply is
 listed with \`valid: false\` and a WARNING saying why. An item or modifier the menu does not have, or a modifier rule
-broken, is 422 \`order_invalid\` with one entry per problem. Name the channel in \`X-Service-Type\`. ${STORE}`,
+broken, is 422 \`order_invalid\` with one entry per problem. The order is priced for when it is due: \`deferDue\`, or now when
+that is past (with a WARNING \`body.data.deferDue\` when it is more than 5 minutes past). Name the channel in
+\`X-Service-Type\`. ${STORE}`,
   externalDocs: { url: '/docs/restaurant-apis/pricing', description: 'Pricing rules' },
   request: {
     headers: StoreAndServiceHeaders,
@@ -180,10 +182,10 @@ export const createOrder = defineOperation({
   path: '/Orders',
   summary: 'Place an order',
   description: `Prices the order as \`PriceOrder\` does and stores it. It is \`accepted\` when its order type (and each item's
-group) is open at \`deferDue\` in the store's time zone, on the menu and in the store's own order type (Store API), every item
-and modifier is in stock and the order type's minimum is reached; \`estimatedTime\` is then \`deferDue\`, or now plus the
-store order type's \`estimatedTime\` minutes (the menu's \`deferPrepMinutes\` for a store that lists no order types) when that
-is later. An order type the store does not offer for \`X-Service-Type\` is 422 \`order_invalid\`.
+group) is open when it is due (\`deferDue\`, or now when that is past) in the store's time zone, on the menu and in the store's
+own order type (Store API), every item and modifier is in stock and the order type's minimum is reached; \`estimatedTime\` is
+then when it is due, or now plus the store order type's \`estimatedTime\` minutes (the menu's \`deferPrepMinutes\` for a
+store that lists no order types) when that is later. An order type the store does not offer for \`X-Service-Type\` is 422 \`order_invalid\`.
 Otherwise it is stored \`rejected\` and answered 422 \`order_rejected\` with the order in \`data\` and its \`rejectReason\`
 (\`storeClosed\`, \`itemOutOfStock\`, \`orderValidation\`). Card payments in \`creditCardPayments\` are applied in the same
 transaction. Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was (a
@@ -207,10 +209,11 @@ rejected order included) and places nothing. ${STORE}`,
       schema: hostedAnswer(HostedOrder.nullable()),
       headers: REPLAYED_HEADER,
       example: {
-        // The example order wanted at 06:30, before Pickup opens at 10:00.
+        // The example order wanted at 23:30, after Pickup closes at 23:00 (a time still to come: an order
+        // due in the past is due now).
         data: {
           ...placedExample,
-          deferDue: '2026-12-01T06:30:00-05:00',
+          deferDue: '2026-12-01T23:30:00-05:00',
           status: 'rejected',
           estimatedTime: null,
           rejectReason: 'storeClosed',
@@ -220,12 +223,12 @@ rejected order included) and places nothing. ${STORE}`,
           ],
         },
         message:
-          "Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store's time zone.",
+          "Order 4711 rejected: Pickup is closed at 2026-12-01 23:30 (Tuesday) in the store's time zone.",
         messagesDetails: [
           {
             id: 'order_rejected',
             message:
-              "Order 4711 rejected: Pickup is closed at 2026-12-01 06:30 (Tuesday) in the store's time zone.",
+              "Order 4711 rejected: Pickup is closed at 2026-12-01 23:30 (Tuesday) in the store's time zone.",
             messageType: 'ERROR',
           },
         ],
@@ -295,7 +298,8 @@ export const listHostedOrders = defineOperation({
   method: 'GET',
   path: '/Orders',
   summary: 'List orders by business date',
-  description: `The store's orders whose business date (\`deferDue\`'s date in the store's time zone) lies in
+  description: `The store's orders whose business date (the date in the store's time zone the order is due: \`deferDue\`'s, or
+the day it was sent when \`deferDue\` was past) lies in
 \`businessDateFrom\`..\`businessDateTo\` (both included, at most 3 days; one alone: that date; neither: the store's today), newest first, narrowed
 by the other filters; at most the newest 1000, with a WARNING \`orders_truncated\` when more match. Stages only with
 \`includeStageTimes=true\`. A longer or reversed range is 400
@@ -348,7 +352,8 @@ export const cancelHostedOrder = defineOperation({
   path: '/Orders/{id}/Cancel',
   summary: 'Cancel an order',
   description: `Cancels an order that is \`accepted\` (or \`unknown\`). Cancelling a cancelled order answers it again (200);
-any other status is 409 \`invalid_transition\`. No body is needed. ${STORE}`,
+any other status (ready, on its way, completed, rejected) is 422 \`order_status_unprocessable\`, whose details list
+the moves its status allows. No body is needed. ${STORE}`,
   request: {
     headers: StoreHeaders,
     params: orderId,
@@ -390,9 +395,9 @@ export const applyCreditCardPayment = defineOperation({
 (or points reservation): its amount (up to the authorized one, else 422 \`capture_exceeds_authorization\`) and tip
 replace the authorized ones in the same payment. A capture of 0 cents with a tip captures the tip alone (a card that
 carries only the tip of an order paid by other means); 0 cents and no tip is 422 \`capture_amount_zero\`. With no
-uncaptured authorization of the card it is 409 \`capture_without_authorization\`. Voids, reversals, refunds and releases are 422 \`transaction_type_not_accepted\`. A
+uncaptured authorization of the card it is 422 \`capture_without_authorization\`. Voids, reversals, refunds and releases are 422 \`transaction_type_not_accepted\`. A
 \`FAILURE\`, or a success of 0 cents and no tip (a card check), is recorded and pays nothing. A cancelled or rejected order
-is 409 \`conflict\`. Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was and records
+is 422 \`order_status_unprocessable\`. Send an \`Idempotency-Key\` to retry safely: the retry is answered what the first call was and records
 nothing.
 ${STORE}`,
   request: {

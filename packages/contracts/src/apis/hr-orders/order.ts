@@ -243,7 +243,7 @@ export const OrderInput = z
     orderType: MenuObjectId.meta({ description: 'The `id` of one of the menu’s `orderTypes`.' }),
     deferDue: DueTime.meta({
       description:
-        'When the customer wants the order (now for as soon as possible), with its offset; its year as written (not in UTC) from 2000 to 2099.',
+        'When the customer wants the order (now for as soon as possible), with its offset; its year as written (not in UTC) from 2000 to 2099. A time already past is now: the order is due when it is sent, and its hours, business date, discount windows and ready time are read then (a WARNING when it was more than 5 minutes past).',
     }),
     items: z.array(OrderItem).min(1, 'must hold at least one item').max(200),
     menuName: Text(100).optional().meta({
@@ -274,7 +274,10 @@ export const PricedOrder = z
     orderType: z.string(),
     deferDue: z.string(),
     menuName: z.string(),
-    businessDate: BusinessDate.meta({ description: "`deferDue`'s date in the store's time zone." }),
+    businessDate: BusinessDate.meta({
+      description:
+        "The date in the store's time zone the order is due: `deferDue`'s, or the day it was sent when `deferDue` is past.",
+    }),
     items: z.array(OrderItem),
     discounts: z.array(OrderDiscount),
     fees: z.array(Fee),
