@@ -148,6 +148,11 @@ const driverFields = {
   passcode: z.string().optional(),
 };
 const PHONE_CODE = z.string().optional();
+/** A masking code as a partner sends it: a whole number too (many send `1234`), kept as its decimal string. */
+const SENT_PHONE_CODE = z.union([z.string(), z.number().int()]).transform(String).optional().meta({
+  description:
+    'The masking code to dial after `number`: a string, or a whole number (kept as its decimal string).',
+});
 
 /**
  * A driver as the platform passes it on (to the POS in `order.updated`, in the Partner API): `phone.number`
@@ -187,7 +192,7 @@ export const SentDriverDetails = z
           description:
             'The number to call, E.164: `+`, the country code, the number (`+14155550199`). Spaces, dashes, dots and parentheses are taken out (`+1 (415) 555-0199` is `+14155550199`); a number without `+` and its country code is refused (400).',
         }),
-        code: PHONE_CODE,
+        code: SENT_PHONE_CODE,
       })
       .optional()
       .meta({ description: '`number` to call; `code` is the masking code when the number is a relay.' }),

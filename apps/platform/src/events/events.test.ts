@@ -692,7 +692,8 @@ describe('driver assignment and delivery status in', () => {
     expect(back.status).toBe(409);
     expect(back.body.error).toMatchObject({
       code: 'invalid_transition',
-      message: 'The delivery is arrived_at_pickup; it cannot become enroute_to_pickup, only driver_assigned, enroute_to_dropoff, completed.',
+      message:
+        'The delivery is arrived_at_pickup; it cannot become enroute_to_pickup, only driver_assigned, enroute_to_dropoff, completed.',
     });
     // Another driver until pickup: a move of its own.
     const other = await assign(a, id, 'Sam Lee');

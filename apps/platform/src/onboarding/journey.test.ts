@@ -155,7 +155,9 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('invalid_transition');
     // The refusal names the moves the contracts' machine allows from the current state.
-    expect(again.body.error.message).toBe('The integration is active; it cannot become active, only needs_reconnection, deprovisioned.');
+    expect(again.body.error.message).toBe(
+      'The integration is active; it cannot become active, only needs_reconnection, deprovisioned.',
+    );
     expect(again.body.error.details).toEqual([
       { path: 'status', message: 'allowed from active: needs_reconnection, deprovisioned' },
     ]);

@@ -190,8 +190,7 @@ const posCallDef: Omit<
     if (job.payload.request.type === 'order.created') await settleDelivery(db, result, job.finish);
   },
   async onDead(tx, job) {
-    if (job.payload.request.type === 'order.created')
-      await deliveryGaveUp(tx, job);
+    if (job.payload.request.type === 'order.created') await deliveryGaveUp(tx, job);
   },
 };
 export const posCall = defineDeadlineJobKind(ORDER_DELIVERY, { kind: 'orders.pos', ...posCallDef });

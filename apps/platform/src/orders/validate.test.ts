@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DspFulfillmentType } from '@stream/contracts';
 import type { DspOrder } from '@stream/contracts/apis/become-a-dsp/index';
+import { toPosOrder } from './translate.ts';
 import { DEFAULT_READY_MS, problemsMessage, validateDspOrder, type Validation } from './validate.ts';
 
 const NOW = 1_763_900_000_000;
@@ -35,6 +36,11 @@ describe('validateDspOrder: every rule broken once names its field', () => {
     [
       'a phone that is not E.164',
       { customers: [{ name: 'A', phone: '415-555-0123' }] },
+      'order.customers[0].phone',
+    ],
+    [
+      'a phone that is still not E.164 once its punctuation is out (an extension)',
+      { customers: [{ name: 'A', phone: '+1 (415) 555-0123 ext. 4' }] },
       'order.customers[0].phone',
     ],
     [
@@ -214,6 +220,39 @@ describe('validateDspOrder: what is allowed, and the defaults', () => {
     ],
   ] as [string, Partial<DspOrder>][])('accepts %s', (_, change) => {
     expect(problemPaths(check(change))).toEqual([]);
+  });
+
+  it.each([
+    ['with spaces, dashes and parentheses', '+1 (415) 555-0123', '+14155550123'],
+    ['with dots', '+1.415.555.0123', '+14155550123'],
+    ['already E.164', '+14155550123', '+14155550123'],
+    ['empty, as no phone', '', undefined],
+    ['blank, as no phone', '  ', undefined],
+  ])('takes a customer phone %s, passing on E.164 (what the POS is sent)', (_, phone, e164) => {
+    const expected = { id: 'c1', name: 'Ada', ...(e164 !== undefined ? { phone: e164 } : {}) };
+    for (const change of [
+      {
+        customers: [
+          { id: 'c1', name: 'Ada', phone },
+          { name: 'Bo', phone },
+        ],
+      },
+      { customers: undefined, customer: { id: 'c1', name: 'Ada', phone } },
+    ]) {
+      const v = check(change);
+      expect(v.ok ? v.order.customers[0] : v.problems).toStrictEqual(expected);
+    }
+  });
+
+  it('sends the POS the E.164 form of a punctuated customer phone, and an empty one as none', () => {
+    const pos = (phone: string) => {
+      const v = check({ customers: [{ name: 'Ada', phone }] });
+      if (!v.ok) throw new Error(problemsMessage(v.problems));
+      const t = toPosOrder(v.order, { orderId: 'ord_1', posLocationId: 'loc-1', placedAtMs: NOW });
+      return t.ok ? [t.order.customers, t.order.customer_phone] : t.missingItemIds;
+    };
+    expect(pos('+1 (415) 555-0123')).toEqual([[{ name: 'Ada', phone: '+14155550123' }], '+14155550123']);
+    expect(pos('')).toEqual([[{ name: 'Ada' }], '']);
   });
 
   it('fills in source, brand, currency, customers, utensils and the ready time', () => {

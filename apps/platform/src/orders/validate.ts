@@ -1,13 +1,13 @@
 import {
   ORDER_SOURCES,
   OrderBrand,
-  PhoneE164,
   ADDRESSED_FULFILLMENT_TYPES,
   EPOCH_MS_MAX,
   type DspFulfillmentType,
   type OrderSource,
 } from '@stream/contracts';
 import type { DspCustomer, DspOrder, DspOrderModifier } from '@stream/contracts/apis/become-a-dsp/index';
+import { e164Of } from '@stream/contracts/common';
 
 /**
  * The business rules of a DSP order (platform.md section 5), as one pure function. The contract's
@@ -55,14 +55,24 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
   const problem = (path: string, message: string) => problems.push({ path: `order.${path}`, message });
   const type = order.fulfillment_type;
 
-  const customers = order.customers?.length ? order.customers : order.customer ? [order.customer] : [];
-  if (customers.length === 0) problem('customers', 'is required: send at least one customer.');
+  const sent = order.customers?.length ? order.customers : order.customer ? [order.customer] : [];
+  if (sent.length === 0) problem('customers', 'is required: send at least one customer.');
   const customersPath = order.customers?.length ? 'customers' : 'customer';
-  customers.forEach((c, i) => {
+  // A phone is E.164 as a driver's is (`e164Of`): spaces, dashes, dots and parentheses are taken out,
+  // so the POS is sent E.164; an empty one is no phone; only one without + and country code, or with
+  // letters or an extension, breaks the order (its country cannot be told).
+  const customers = sent.map((c, i): DspCustomer => {
+    if (c.phone === undefined) return c;
+    const { phone, ...rest } = c;
+    if (phone.trim() === '') return rest;
+    const e164 = e164Of(phone);
+    if (e164 !== undefined) return { ...rest, phone: e164 };
     const at = customersPath === 'customers' ? `customers[${i}]` : 'customer';
-    if (c.phone !== undefined && !PhoneE164.safeParse(c.phone).success) {
-      problem(`${at}.phone`, `must be an E.164 phone number such as +14155550123, not "${c.phone}".`);
-    }
+    problem(
+      `${at}.phone`,
+      `must be an E.164 phone number such as +14155550123 (+ and the country code; spaces, dashes, dots and parentheses are ignored), not ${JSON.stringify(phone)}.`,
+    );
+    return c;
   });
 
   const source = order.source ?? ctx.defaultSource;

@@ -1,8 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/http.ts';
+import { waitFor } from '../../test/wait.ts';
 import { rowsOf } from '../db/sql.ts';
-import { newOrder, postDsp, postPos, postSigned, sign, startOrderWorld, type OrderWorld } from './testing.ts';
+import {
+  newOrder,
+  posCalls,
+  postDsp,
+  postPos,
+  postSigned,
+  sign,
+  startOrderWorld,
+  waitForStatus,
+  type OrderWorld,
+} from './testing.ts';
 
 /**
  * Bad input at both webhooks: whatever arrives, the answer is the documented 4xx with a stable
@@ -312,4 +323,80 @@ describe('the POS webhook refuses', () => {
     expect(res.body.error.message).toContain('provider_id (your id of the order) or idempotency_key');
     expect(await webhookCount()).toBe(before);
   });
+});
+
+describe('numbered ids and null fields', () => {
+  const lastPosEvent = async (type: string) =>
+    rowsOf<{ body: { object: Record<string, unknown> } }>(
+      await w.platform.app.ctx.db.execute(
+        sql`select body from webhook_events where partner_id = ${w.posPartner.partner_id} and type = ${type} order by created_at desc limit 1`,
+      ),
+    )[0]!.body.object;
+
+  it("takes a DSP order's customer, discount and item customer ids, and a driver's masking code, as numbers: their decimal strings", async () => {
+    w.pos.answer = () => ({ status: 200, body: { order: { provider_id: `pos-numbered-${Date.now()}` } } });
+    const valid = newOrder(w);
+    const body = newOrder(w, {
+      customers: [{ id: 5, name: 'Ada', phone: '+14155550123' }],
+      items: [{ ...valid.order.items[0], customer_id: 5 }],
+      discounts: [{ id: 9, amount: 100, item_id: 'var-1' }],
+    });
+    const res = await postDsp(w, body);
+    expect(res.status, res.text).toBe(202);
+    const id = res.body.order_id as string;
+    await waitForStatus(w, id, 'accepted');
+    expect(posCalls(w, id)[0]!.body).toMatchObject({
+      object: {
+        customers: [{ id: '5' }],
+        line_items: [{ customer_id: '5', discount_id: '9' }],
+        discounts: [{ provider_id: '9' }],
+      },
+    });
+    const status = await postDsp(w, {
+      type: 'delivery_status_update',
+      location_id: w.store,
+      order_id: body.order.id,
+      delivery_status: 'enroute_to_pickup',
+      driver_details: { name: 'Sam', phone: { number: '+14155550199', code: 1234 } },
+    });
+    expect(status.status, status.text).toBe(200);
+    const update = await waitFor(
+      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'),
+      20_000,
+      'order.updated',
+    );
+    expect(update.body).toMatchObject({
+      object: { driver_details: { phone: { number: '+14155550199', code: '1234' } } },
+    });
+  });
+
+  it('takes a POS catalog webhook naming its merchant or catalog object by number, as its decimal string', async () => {
+    const merchant = await postPos(w, { type: 'location.catalog.updated', object: { merchant_id: 4242 } });
+    expect(merchant.status, merchant.text).toBe(204);
+    expect(await lastPosEvent('location.catalog.updated')).toEqual({ merchant_id: '4242' });
+    const object = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: { location_id: w.posLocation, object_id: 77, object_type: 'item', object_update: { is_active: false } },
+    });
+    expect(object.status, object.text).toBe(204);
+    expect(await lastPosEvent('location.catalog.object.updated')).toMatchObject({ object_id: '77' });
+  }); // prettier-ignore
+
+  it('takes null as absent at the POS webhook, as at the DSP webhook: a null merchant_id, an in-store order with null fields', async () => {
+    const catalog = await postPos(w, {
+      type: 'location.catalog.updated',
+      object: { location_id: w.posLocation, merchant_id: null },
+    });
+    expect(catalog.status, catalog.text).toBe(204);
+    const inStore = await postPos(w, {
+      type: 'order.created',
+      object: { location_id: w.posLocation, provider_id: 'in-store-null', special_instructions: null, customer_email: null },
+    });
+    expect(inStore.status, inStore.text).toBe(204);
+    expect(await lastPosEvent('order.created')).toEqual({ location_id: w.posLocation, provider_id: 'in-store-null' });
+    // A required field left null is named as missing.
+    const missing = await postPos(w, { type: 'order.status.updated', object: { status: 'completed', provider_id: null, location_id: w.posLocation } });
+    expect([missing.status, missing.body.error?.code]).toEqual([400, 'validation_failed']);
+    expect(JSON.stringify(missing.body.error.details)).toContain('body.object.provider_id');
+  }); // prettier-ignore
 });

@@ -73,12 +73,18 @@ describe('the state-machine helper', () => {
     [
       'open',
       'locked',
-      { message: 'The door is open; it cannot become locked, only closed, open.', details: 'allowed from open: closed, open' },
+      {
+        message: 'The door is open; it cannot become locked, only closed, open.',
+        details: 'allowed from open: closed, open',
+      },
     ],
     [
       'gone',
       'open',
-      { message: 'The door is gone, which is final; it cannot become open.', details: 'allowed from gone: none' },
+      {
+        message: 'The door is gone, which is final; it cannot become open.',
+        details: 'allowed from gone: none',
+      },
     ],
   ] as const)('refuses %s -> %s with the 409 message and the allowed moves', (from, to, expected) => {
     expect(transitionRefusal(DOOR, from, to)).toEqual({

@@ -16,7 +16,8 @@ import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
  * What a DSP posts to `POST /order/{partner_id}` (platform.md section 3, wire notes "DSP side").
  * These schemas check shape and types: a body they refuse is a synchronous 400 naming the field.
  * The business rules of section 5 (phones, currencies, which fees go with which fulfillment type)
- * are checked after the order is stored, by `apps/platform/src/orders/validate.ts`; an order
+ * are checked after the order is stored, by `apps/platform/src/orders/validate.ts` (which also
+ * normalises a customer's phone to E.164, as a driver's is); an order
  * breaking one fails with `order_validation_error`, told to the DSP by `location.order.fail`.
  * A driver's phone is the schema's (`SentDriverDetails`): normalised to E.164 or refused 400, since
  * the platform relays it to the POS and a status update has no order to fail.
@@ -58,10 +59,7 @@ export const DspOrderItem = z
     id: z.string().min(1).meta({ description: "The variation's stream_id in the published menu." }),
     item_id: z.string().optional().meta({ description: "The item's stream_id." }),
     category_id: z.string().optional(),
-    customer_id: z
-      .string()
-      .optional()
-      .meta({ description: 'Which of `customers` ordered it (group orders).' }),
+    customer_id: partnerId('Which of `customers` ordered it (group orders): its `id`.').optional(),
     name: text,
     quantity: z.number().meta({ description: 'A positive integer.' }),
     price: money('Unit price.'),
@@ -74,10 +72,13 @@ export type DspOrderItem = z.infer<typeof DspOrderItem>;
 
 export const DspCustomer = z
   .object({
-    id: z.string().optional(),
+    id: partnerId('Your id of the customer.').optional(),
     name: text.optional(),
     email: z.string().optional(),
-    phone: z.string().optional().meta({ description: 'E.164, e.g. `+14155550123`.' }),
+    phone: z.string().optional().meta({
+      description:
+        'E.164, e.g. `+14155550123`; spaces, dashes, dots and parentheses are taken out (`+1 (415) 555-0123` is `+14155550123`), and an empty one is no phone. Another (no `+` and country code, letters, an extension) fails the order with `order_validation_error`.',
+    }),
     masked_phone_code: z
       .string()
       .optional()
@@ -106,7 +107,7 @@ export type DspDeliveryAddress = z.infer<typeof DspDeliveryAddress>;
 
 export const DspDiscount = z
   .object({
-    id: z.string().min(1),
+    id: partnerId('Your id of the discount.'),
     amount: money('The discount.'),
     item_id: z
       .string()
@@ -403,7 +404,7 @@ so send it again with the number fixed, or without \`phone\`.`,
             failure_details: {
               invalid_item_ids: [],
               error_message:
-                'order.customers[0].phone: must be an E.164 phone number such as +14155550123, not "4155550123".',
+                'order.customers[0].phone: must be an E.164 phone number such as +14155550123 (+ and the country code; spaces, dashes, dots and parentheses are ignored), not "4155550123".',
             },
           },
         },

@@ -216,37 +216,55 @@ export const PosOrderAnswer = z
     description: 'Your answer to `order.created` (`order` is required there); any 2xx to the others.',
   });
 
+/** One item or modifier out of stock in a refusal (`stockValidation`). */
+export const PosStockRefusal = z
+  .object({
+    type: z.enum(['item', 'modifier']),
+    provider_id: partnerId('Your id of the item or modifier, as in the order.'),
+    quantity: z.number().nullish().meta({ description: 'How many are left; null or absent: none.' }),
+  })
+  .meta({ id: 'PosStockRefusal' });
+
+/** Your total and the order's, when they differ (`orderTotalsValidation`). */
+export const PosTotalsRefusal = z
+  .object({ posTotal: z.number(), streamTotal: z.number() })
+  .meta({ id: 'PosTotalsRefusal' });
+
+/** Why the order as a whole is refused (`orderValidation`). */
+export const PosOrderRefusal = z
+  .object({
+    order_error: z
+      .string()
+      .meta({ description: '`store_unavailable`, `invalid_cart`, `pos_offline` or `other`.' }),
+    order_error_reason: z.string().nullish().meta({ description: 'In your words; null or absent: none.' }),
+  })
+  .meta({ id: 'PosOrderRefusal' });
+
+/**
+ * A refusal is read list by list and entry by entry (`apps/platform/src/orders/pos-rejection.ts`): a
+ * list or field sent as null is absent (many serialisers write them so), and an entry the platform cannot
+ * read is skipped without spoiling the others.
+ */
 export const PosValidationError = z
   .object({
     posValidation: z.object({
-      stockValidation: z
-        .array(
-          z.object({
-            type: z.enum(['item', 'modifier']),
-            provider_id: z.string(),
-            quantity: z.number().optional(),
-          }),
-        )
-        .optional()
-        .meta({ description: 'Items or modifiers out of stock (`quantity`: how many are left).' }),
+      stockValidation: z.array(PosStockRefusal).nullish().meta({
+        description:
+          'Items or modifiers out of stock (`quantity`: how many are left): the DSP is told which.',
+      }),
       orderTotalsValidation: z
-        .array(z.object({ posTotal: z.number(), streamTotal: z.number() }))
-        .optional()
+        .array(PosTotalsRefusal)
+        .nullish()
         .meta({ description: "Your total differs from the order's." }),
-      orderValidation: z
-        .array(
-          z.object({
-            order_error: z
-              .string()
-              .meta({ description: '`store_unavailable`, `invalid_cart`, `pos_offline` or `other`.' }),
-            order_error_reason: z.string().optional(),
-          }),
-        )
-        .optional(),
+      orderValidation: z.array(PosOrderRefusal).nullish(),
       unknownValidation: z.unknown().optional().meta({ description: 'Deprecated.', deprecated: true }),
     }),
   })
-  .meta({ id: 'PosValidationError', description: 'Why you refuse the order (400).' });
+  .meta({
+    id: 'PosValidationError',
+    description:
+      'Why you refuse the order (400). Send the lists that apply; a list or field you leave null is absent. Stream reads each list, and each entry, on its own: an entry it cannot read (a `provider_id` missing) is skipped, not the whole refusal.',
+  });
 export type PosValidationError = z.infer<typeof PosValidationError>;
 
 const created = {

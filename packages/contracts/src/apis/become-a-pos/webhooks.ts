@@ -38,7 +38,10 @@ export const LocationCatalogUpdatedWebhook = hook(
   'LocationCatalogUpdatedWebhook',
   'The catalog changed: the platform pulls it again, for the location or every location of the merchant.',
   z
-    .object({ location_id: location_id.optional(), merchant_id: z.string().min(1).optional() })
+    .object({
+      location_id: location_id.optional(),
+      merchant_id: partnerId('Your id of the merchant: every location of it.').optional(),
+    })
     .refine((o) => o.location_id !== undefined || o.merchant_id !== undefined, {
       error: 'Send location_id (one location) or merchant_id (every location of the merchant).',
     }),
@@ -49,7 +52,7 @@ export const CatalogObjectUpdatedWebhook = hook(
   'One catalog object was turned on or off.',
   z.object({
     location_id,
-    object_id: z.string(),
+    object_id: partnerId('Your id of the catalog object (its `provider_id`).'),
     object_type: z.string().meta({
       description:
         'The catalog kind of `object_id`: `category`, `item_family`, `item`, `modifier_group`, `modifier`, `menu` or `tax` (the last two make the platform pull your catalog again).',
@@ -116,7 +119,10 @@ confirms an order taken with \`async_acceptance\`; \`ready_for_pickup\`, \`compl
 are relayed to the DSP. A status that does not fit the order's state is 409 \`invalid_transition\`.
 \`location.status.updated\` pauses (\`inactive\`, until \`paused_until\` if given) or resumes every DSP store bound
 to the location; \`location.connection.offline\` refuses its orders until it is \`active\` again. Catalog
-webhooks are recorded. An unknown \`type\` is 400 naming the known ones; an unknown location or order is 404.`,
+webhooks are recorded. An unknown \`type\` is 400 naming the known ones; an unknown location or order is 404.
+An optional field may be sent as \`null\`: it is taken as absent (a required one then fails as missing). Your
+ids (\`location_id\`, \`provider_id\`, \`merchant_id\`, \`object_id\`) may be whole numbers: each is kept as its
+decimal string.`,
   tags: ['Webhooks'],
   tagDescriptions: {
     Webhooks: 'What you send to the platform: order and location status, catalog changes, in-store orders.',
@@ -126,6 +132,9 @@ webhooks are recorded. An unknown \`type\` is 400 naming the known ones; an unkn
   request: {
     params: z.object({ partner_slug: z.string().min(1).max(64).meta({ description: 'Your partner slug.' }) }),
     body: PosWebhook,
+    // As at the DSP webhook and in your answers: a field sent as null is absent (many serialisers write
+    // them so), and a required one left null is named as missing.
+    nullIsAbsent: true,
     example: {
       type: 'order.status.updated',
       object: { status: 'ready_for_pickup', provider_id: 'pos-ord-1', location_id: 'loc-mission' },
