@@ -202,9 +202,11 @@ async function startFamily(db: DbOrTx, familyId: string, clientId: string, scope
  */
 async function rotateRefreshToken(db: DbOrTx, tokenId: string): Promise<string | undefined> {
   const rt = newRefreshToken();
+  // The app's clock, as expires_at: the reuse grace compares used_at with Date.now().
+  const usedAt = sql.param(new Date(), refreshTokens.usedAt);
   const result = await db.execute(sql`
     with claimed as (
-      update refresh_tokens set used_at = now()
+      update refresh_tokens set used_at = ${usedAt}
       where id = ${tokenId} and used_at is null
       returning family_id
     )
