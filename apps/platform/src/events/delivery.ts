@@ -64,9 +64,9 @@ export const eventDelivery = defineDeadlineJobKind<z.infer<typeof Payload>, void
 });
 
 /**
- * The calls a move of `order` from `from` makes to the event providers enabled for its location,
- * and to the one delivering it even if the location disabled it since: its driver must hear of a
- * cancellation.
+ * The calls a move of `order` from `from` makes to `enabled` (see `moveOrder`: for a cancellation,
+ * also the providers told of the order since disabled), and to the one delivering it even if the
+ * location disabled it since: its driver must hear of a cancellation.
  */
 export function eventCallsOf(
   order: Order,

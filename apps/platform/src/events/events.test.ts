@@ -787,6 +787,21 @@ describe('driver assignment and delivery status in', () => {
     }
   });
 
+  it('a provider told of an order, disabled before it assigned a driver, hears of its cancellation', async () => {
+    const { id, dspId } = await acceptedOrder();
+    await eventsOf(a, id, 1);
+    expect((await disable(a)).status).toBe(200);
+    try {
+      expect((await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId })).status).toBe(
+        200,
+      );
+      const events = await eventsOf(a, id, 2);
+      expect(events.map((e) => e.body.type)).toEqual(['order.confirmed', 'order.canceled']);
+    } finally {
+      await enable(a);
+    }
+  });
+
   it('an order the provider was told of stays its to deliver after the location disabled it', async () => {
     const { id } = await acceptedOrder();
     await eventsOf(a, id, 1);

@@ -13,7 +13,7 @@ import {
   statement,
   type Part,
 } from '../db/raw.ts';
-import { orders, orderTimeline, webhookEvents } from '../db/schema/index.ts';
+import { orders, orderTimeline, partners, webhookEvents } from '../db/schema/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { CarriedFinish } from '../jobs/kinds.ts';
 import { prepareJob, type PreparedJob } from '../jobs/outbox.ts';
@@ -125,6 +125,21 @@ export async function toldOf(db: DbOrTx, orderId: string, partnerId: string): Pr
   return row !== undefined;
 }
 
+/**
+ * The event providers told of an order's move: those enabled for its location when it was received
+ * and, of a cancellation, also any told of the order since disabled (it may be sending a driver).
+ */
+async function providersToTell(tx: DbOrTx, order: Order, type: string): Promise<string[]> {
+  const enabled = await enabledProviders(tx, order.locationId, order.createdAt);
+  if (type !== 'order.canceled') return enabled;
+  const told = await tx
+    .selectDistinct({ id: partners.id })
+    .from(orderTimeline)
+    .innerJoin(partners, and(eq(partners.id, orderTimeline.partnerId), eq(partners.kind, 'events')))
+    .where(and(eq(orderTimeline.orderId, order.id), eq(orderTimeline.kind, 'sent')));
+  return [...enabled, ...told.map((r) => r.id).filter((id) => !enabled.includes(id))];
+}
+
 const ORDER_BY_ID = statement('order_by_id', `select ${columnsOf(orders)} from orders where id = $1`);
 
 export function findOrder(db: DbOrTx, id: string): Promise<Order | undefined> {
@@ -226,9 +241,8 @@ export async function moveOrder(
 ): Promise<Order | undefined> {
   if (!canTransition(ORDER_STATES, order.status, to)) return undefined;
   const next: Order = { ...order, ...patch, status: to, updatedAt: new Date() };
-  const providers =
-    opts.providers ??
-    (eventOf(to, order.status) ? await enabledProviders(tx, order.locationId, order.createdAt) : []);
+  const event = eventOf(to, order.status);
+  const providers = opts.providers ?? (event ? await providersToTell(tx, order, event.type) : []);
   const moved = 'exists (select 1 from moved)';
   const calls = effectsOf(next, order.status, providers, opts.why).map(opts.prepare ?? ((c) => c));
   const { jobs, sent, ctes, statuses } = callParts(tx, calls, moved);
