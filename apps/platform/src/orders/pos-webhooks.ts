@@ -166,7 +166,9 @@ async function applyPosWebhook(ctx: AppContext, partner: Partner, body: PosWebho
         // A location the platform does not have is 404, as for the status webhooks (the POS must
         // learn its catalog changes go nowhere); a merchant with none connected (yet) is not an error.
         if (id && found.length === 0) throw unknownLocation(id);
-        await record(found[0]?.id ?? null);
+        // Recorded for each org location: an object's standing update is read per location.
+        if (found.length === 0) await record(null);
+        for (const location of found) await record(location.id);
         if (body.type === 'location.catalog.updated')
           for (const location of found) await planCatalogPull(tx, location.id);
         if (body.type === 'location.catalog.object.updated')

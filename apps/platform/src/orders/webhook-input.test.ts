@@ -400,3 +400,29 @@ describe('numbered ids and null fields', () => {
     expect(JSON.stringify(missing.body.error.details)).toContain('body.object.provider_id');
   }); // prettier-ignore
 });
+
+describe('a POS location two organisations connected', () => {
+  it('records a catalog object update for each org location, as a status update (each menu reads the objects turned off at its own)', async () => {
+    const api = (method: string, path: string, body?: unknown) => call(method, `${w.url}${path}`, { token: w.token, body });
+    const org = await api('POST', '/onboarding/org', { name: 'Tacos too', provider_id: 'org-two', user: { email: 't@example.com', first_name: 'T', last_name: 'W' } });
+    expect(org.status, org.text).toBe(201);
+    const created = await api('POST', '/onboarding/integrations', { org_id: org.body.org_id, source: w.posPartner.slug, type: 'pos', return_url: 'https://partner.example/done' });
+    expect(created.status, created.text).toBe(201);
+    expect((await api('PUT', `/onboarding/integrations/${created.body.onboarding._id}`, { code: 'code' })).status).toBe(200);
+    const ingested = await api('POST', '/onboarding/locations/ingest', { onboarding_id: created.body.onboarding._id, locations: [{ provider_id: w.posLocation }] });
+    expect(ingested.status, ingested.text).toBe(200);
+    const other = ingested.body.locations[0]._id as string;
+
+    const res = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: { location_id: w.posLocation, object_id: 'two-orgs', object_type: 'item', object_update: { is_active: false } },
+    });
+    expect(res.status, res.text).toBe(204);
+    const recorded = rowsOf<{ location_id: string }>(
+      await w.platform.app.ctx.db.execute(
+        sql`select location_id from webhook_events where body->'object'->>'object_id' = 'two-orgs' order by location_id`,
+      ),
+    ).map((r) => r.location_id);
+    expect(recorded).toEqual([w.locationId, other].sort());
+  });
+}); // prettier-ignore
