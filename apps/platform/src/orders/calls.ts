@@ -52,7 +52,12 @@ export const DSP_EVENT_DELIVERY: { deadlineMs: number; backoff: Backoff } = {
 
 export const posKey = (orderId: string) => `order:${orderId}:pos`;
 const dspKey = (orderId: string) => `order:${orderId}:dsp`;
-const storeKey = (bindingId: string) => `store:${bindingId}`;
+/**
+ * A store's events: pause and resume in one queue, item updates in another, so an update the DSP
+ * keeps refusing (retried for an hour) never holds back a pause, nor a pause an update.
+ */
+const storeKey = (bindingId: string, type: string) =>
+  type === 'location.update' ? `store:${bindingId}:items` : `store:${bindingId}`;
 
 /**
  * A partner call about an order, planned: its job and the `sent` entry it leaves on the order's
@@ -315,7 +320,7 @@ export function dspCallOf(order: Order, event: DspEventInput): OrderCall {
   };
 }
 
-/** Sends a DSP store a store event (pause, resume), after the store's earlier ones. */
+/** Sends a DSP store a store event (pause, resume, item update), after the store's earlier ones of its kind. */
 export async function sendStoreEventToDsp(
   tx: DbOrTx,
   binding: { id: string; dspPartnerId: string },
@@ -325,7 +330,7 @@ export async function sendStoreEventToDsp(
     kind: dspCall,
     payload: { binding_id: binding.id, event },
     partnerId: binding.dspPartnerId,
-    orderingKey: storeKey(binding.id),
+    orderingKey: storeKey(binding.id, event.type),
   });
 }
 

@@ -6,7 +6,7 @@ import { directCommands } from '../admin/commands.ts';
 import { rowsOf } from '../db/sql.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { PosOrder } from '@stream/contracts/apis/become-a-pos/index';
-import { ORDER_DELIVERY } from './calls.ts';
+import { ORDER_DELIVERY, sendStoreEventToDsp } from './calls.ts';
 import { ASYNC_CONFIRMATION } from './effects.ts';
 import {
   dspEvent,
@@ -980,6 +980,33 @@ describe('store status', () => {
     w.pos.answer = () => accept('pos-late-pause');
     expect((await place()).res.body.status).toBe('received');
   });
+
+  it('a pause is not held back by an item update the DSP keeps refusing: they are queued apart', async () => {
+    const [binding] = rowsOf<{ id: string; dspPartnerId: string }>(
+      await w.platform.app.ctx.db.execute(
+        sql`select id, dsp_partner_id as "dspPartnerId" from location_bindings where dsp_provider_id = ${w.store}`,
+      ),
+    );
+    w.dsp.answer = (body) => (body.type === 'location.update' ? { status: 503, body: {} } : { status: 200, body: {} });
+    try {
+      const seen = dspStoreEvents().length;
+      await sendStoreEventToDsp(w.platform.app.ctx.db, binding!, {
+        type: 'location.update',
+        location_id: w.store,
+        object_updates: { items: [{ stream_id: 'sid_refused', is_active: false }] },
+      });
+      await storeEventAfter(seen, 'location.update');
+      const pause = await postPos(w, { type: 'location.status.updated', object: { status: 'inactive', location_id: w.posLocation } });
+      expect(pause.status, pause.text).toBe(204);
+      await storeEventAfter(seen, 'location.pause');
+      const resume = await postPos(w, { type: 'location.status.updated', object: { status: 'active', location_id: w.posLocation } });
+      expect(resume.status, resume.text).toBe(204);
+      await storeEventAfter(seen, 'location.resume');
+    } finally {
+      w.dsp.answer = () => ({ status: 200, body: {} });
+      await w.platform.app.ctx.db.execute(sql`update jobs set status = 'dead' where kind = 'orders.dsp' and payload->'event'->>'type' = 'location.update' and status = 'pending'`);
+    }
+  }); // prettier-ignore
 
   it('a store whose binding is not APPROVED refuses orders at once, as at a scheduled release', async () => {
     const setStatus = (status: string) =>
