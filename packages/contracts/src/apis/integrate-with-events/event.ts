@@ -206,7 +206,7 @@ export const eventsReceiveEvent = defineOperation({
 kept the event. Anything else, or no answer within 15 seconds, is retried with exponential backoff (1 s doubling
 to 5 minutes, for up to 3 days), so the same \`reference_id\` and \`type\` may come twice. The events of one order
 reach you in order: never \`order.updated\` or \`order.canceled\` before that order's \`order.confirmed\`, even
-across retries. When half of a minute's deliveries to you fail, the platform pauses your deliveries (nothing is
+across retries (only an event given up after its 3 days lets the next one of its order go). When half of a minute's deliveries to you fail, the platform pauses your deliveries (nothing is
 dropped) and probes with one event at a time until you answer again.`,
   tags: ['Order events'],
   tagDescriptions: { 'Order events': 'What the platform tells you about the orders you deliver.' },
