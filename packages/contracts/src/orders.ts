@@ -149,7 +149,7 @@ const driverFields = {
 };
 const PHONE_CODE = z.string().optional();
 /** A masking code as a partner sends it: a whole number too (many send `1234`), kept as its decimal string. */
-const SENT_PHONE_CODE = z.union([z.string(), z.number().int()]).transform(String).optional().meta({
+export const SENT_PHONE_CODE = z.union([z.string(), z.number().int()]).transform(String).optional().meta({
   description:
     'The masking code to dial after `number`: a string, or a whole number (kept as its decimal string).',
 });

@@ -333,11 +333,11 @@ describe('numbered ids and null fields', () => {
       ),
     )[0]!.body.object;
 
-  it("takes a DSP order's customer, discount and item customer ids, and a driver's masking code, as numbers: their decimal strings", async () => {
+  it("takes a DSP order's customer, discount and item customer ids, and a customer's and a driver's masking code, as numbers: their decimal strings", async () => {
     w.pos.answer = () => ({ status: 200, body: { order: { provider_id: `pos-numbered-${Date.now()}` } } });
     const valid = newOrder(w);
     const body = newOrder(w, {
-      customers: [{ id: 5, name: 'Ada', phone: '+14155550123' }],
+      customers: [{ id: 5, name: 'Ada', phone: '+14155550123', masked_phone_code: 771 }],
       items: [{ ...valid.order.items[0], customer_id: 5 }],
       discounts: [{ id: 9, amount: 100, item_id: 'var-1' }],
     });
@@ -347,7 +347,7 @@ describe('numbered ids and null fields', () => {
     await waitForStatus(w, id, 'accepted');
     expect(posCalls(w, id)[0]!.body).toMatchObject({
       object: {
-        customers: [{ id: '5' }],
+        customers: [{ id: '5', phone_code: '771' }],
         line_items: [{ customer_id: '5', discount_id: '9' }],
         discounts: [{ provider_id: '9' }],
       },

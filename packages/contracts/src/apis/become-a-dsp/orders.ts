@@ -7,6 +7,7 @@ import {
   DspFulfillmentType,
   OrderFailureDetails,
   OrderFailureReason,
+  SENT_PHONE_CODE,
 } from '../../orders.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { ORDER_STATES } from '../../states/orders.ts';
@@ -79,10 +80,10 @@ export const DspCustomer = z
       description:
         'E.164, e.g. `+14155550123`; spaces, dashes, dots and parentheses are taken out (`+1 (415) 555-0123` is `+14155550123`), and an empty one is no phone. Another (no `+` and country code, letters, an extension) fails the order with `order_validation_error`.',
     }),
-    masked_phone_code: z
-      .string()
-      .optional()
-      .meta({ description: 'The code to dial after `phone` when the number is a relay.' }),
+    masked_phone_code: SENT_PHONE_CODE.meta({
+      description:
+        'The code to dial after `phone` when the number is a relay: a string, or a whole number (kept as its decimal string).',
+    }),
   })
   .meta({ id: 'DspCustomer' });
 export type DspCustomer = z.infer<typeof DspCustomer>;
