@@ -324,8 +324,21 @@ export function waitForStatus(w: OrderWorld, orderId: string, status: string, ms
   );
 }
 
-/** Moves the outbox's clock: every pending job due within `ms` becomes due now. */
+/**
+ * Moves the outbox's clock: every pending job due within `ms` becomes due now. A job still running
+ * (a partner's 503 answered, its retry not yet scheduled) is waited for first, or its retry would be
+ * scheduled after the move; on a busy machine that window is wide.
+ */
 export async function moveClock(w: OrderWorld, ms: number): Promise<void> {
+  const running = async () =>
+    rowsOf<{ n: number }>(
+      await w.platform.app.ctx.db.execute(sql`select count(*)::int as n from jobs where status = 'running'`),
+    )[0]!.n;
+  await waitFor(
+    async () => (await running()) === 0,
+    20_000,
+    'the running jobs to finish before moving the clock',
+  );
   await w.platform.app.ctx.db.execute(
     sql`update jobs set run_at = run_at - ${ms} * interval '1 millisecond', deadline_at = deadline_at - ${ms} * interval '1 millisecond' where status = 'pending'`,
   );
