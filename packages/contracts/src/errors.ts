@@ -98,7 +98,11 @@ export const ERROR_CODES = {
     status: 400,
     description: 'A requested scope is unknown or was not granted to the client.',
   },
-  invalid_exp: { status: 400, description: 'exp is not a whole number of seconds between 1 and 3600.' },
+  invalid_exp: {
+    status: 400,
+    description:
+      'exp is neither a lifetime in whole seconds from 1 to 3600 nor an expiry time in epoch seconds at most 1 hour from now.',
+  },
   invalid_grant: { status: 400, description: 'The refresh token is unknown, expired or revoked.' },
   refresh_token_reused: {
     status: 400,

@@ -111,10 +111,20 @@ const partnerKindOf = prepared('bearer_partner_kind', (db, name) =>
     .prepare(name),
 );
 
+/** What each white-label scope opens, as the refusal below names it (a record: a new scope must say). */
+const WHITE_LABEL_USES: Record<(typeof WHITE_LABEL_SCOPES)[number], string> = {
+  user: 'partner tokens',
+  onboarding: 'organisations and their onboarding',
+  legacy_onboarding: 'no endpoint yet',
+  sso: 'SSO',
+  billing: 'billing reports',
+};
+const WHITE_LABEL_SCOPE_LIST = WHITE_LABEL_SCOPES.map((s) => `${s} (${WHITE_LABEL_USES[s]})`).join(', ');
+
 /**
- * 403 insufficient_scope, saying what to do. The white-label scopes (organisations, onboarding,
- * SSO, billing) are not given to a POS, DSP or event provider by default: its token is told the
- * endpoint is for white-label partners rather than to ask for a scope its client cannot have.
+ * 403 insufficient_scope, saying what to do. The white-label scopes are not given to a POS, DSP or
+ * event provider by default: its token is told the endpoint is for white-label partners rather
+ * than to ask for a scope its client cannot have.
  * Looked up on this error path only: the token carries the partner, not its kind.
  */
 async function insufficientScope(db: Db, auth: PartnerAuth, missing: string[]): Promise<ApiError> {
@@ -125,7 +135,7 @@ async function insufficientScope(db: Db, auth: PartnerAuth, missing: string[]): 
     if (partner && partner.kind !== 'white_label') {
       return new ApiError(
         'insufficient_scope',
-        `${needs}; ${has}. This endpoint is for white-label partners: the scopes ${WHITE_LABEL_SCOPES.join(', ')} (organisations, onboarding, SSO, billing) are not granted to a ${KIND_NAMES[partner.kind]} unless its partnership with Stream includes white-label work; ask Stream if it does.`,
+        `${needs}; ${has}. This endpoint is for white-label partners: the scopes ${WHITE_LABEL_SCOPE_LIST} are not granted to a ${KIND_NAMES[partner.kind]} unless its partnership with Stream includes white-label work; ask Stream if it does.`,
       );
     }
   }

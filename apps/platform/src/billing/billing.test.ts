@@ -248,6 +248,16 @@ describe('errors of the billing routes', () => {
     }
   });
 
+  it('answers 400 validation_failed naming partner_id when it is not an id', async () => {
+    for (const route of routes) {
+      const res = await get(route('partner_id=ptr%20nope'), a.token);
+      expect([res.status, res.body.error.code], route('')).toEqual([400, 'validation_failed']);
+      expect(res.body.error.details).toEqual([
+        { path: 'querystring.partner_id', message: expect.any(String) },
+      ]);
+    }
+  });
+
   it('answers 403 without the billing scope, 401 without a token', async () => {
     const ssoOnly = await a.tokenWith(['sso']);
     for (const route of routes) {

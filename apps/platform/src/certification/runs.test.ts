@@ -6,6 +6,7 @@ import { waitFor } from '../../test/wait.ts';
 import { directCommands } from '../admin/commands.ts';
 import { requestAccessToken, testPartner } from '../auth/testing.ts';
 import { CERTIFICATION_TRIGGER_PATH } from '@stream/contracts/certification';
+import { startCertificationRun } from '@stream/contracts/apis/partner/certification';
 import {
   certificationFiles,
   certificationRuns,
@@ -164,6 +165,20 @@ describe('POST /certification/runs', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.message).toContain('menu_fomr');
+  });
+
+  it('answers a body it cannot read with a code its reference lists', async () => {
+    const notJson = await start('sandbox-dsp', '{"menu_form":');
+    const text = await call('POST', `${world.url}/certification/runs`, {
+      token: tokens['sandbox-dsp']!,
+      headers: { 'content-type': 'text/plain' },
+      body: 'v2',
+    });
+    expect([notJson.status, notJson.body.error.code]).toEqual([400, 'invalid_json']);
+    expect([text.status, text.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    expect(startCertificationRun.errors).toEqual(
+      expect.arrayContaining(['invalid_json', 'unsupported_media_type']),
+    );
   });
 
   it('refuses menu_form for a POS or events run with 400 naming it (a DSP run field), and starts nothing', async () => {

@@ -16,7 +16,8 @@ export const PARTNERS_USAGE = `Usage:
       --base-url        where the partner's own endpoints live (http or https)
       --scopes          Partner API scopes of its root client, comma-separated: user,
                         onboarding, legacy_onboarding, sso, billing (the white-label scopes:
-                        organisations, onboarding, SSO, billing). Default by kind, least
+                        partner tokens, organisations and onboarding, no endpoint yet, SSO,
+                        billing). Default by kind, least
                         privilege: all five for white_label, none for pos, dsp and events
                         (their calls need no scope); name them only for a POS, DSP or event
                         provider whose partnership includes white-label work. The hosted
@@ -28,7 +29,8 @@ export const PARTNERS_USAGE = `Usage:
   stream-platform partners rotate-secret --slug SLUG [--which client|webhook|both]
       Replaces the root client secret, the webhook secret, or both (default) and prints the new
       ones once. The old secrets stop working at once; rotating the client secret also revokes
-      every access and refresh token issued to that client.
+      every access and refresh token issued to that client, every partner token (POST /tokens)
+      of the partner, and its SSO login tokens not yet redeemed.
   stream-platform partners set-scopes --slug SLUG --scopes a,b|none
       Sets the Partner API scopes of the partner's root client, whatever its kind (a POS that also
       sells a white-label product; a partner migrated to none by 0023 that needs them back): any of

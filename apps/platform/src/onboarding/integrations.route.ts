@@ -29,14 +29,16 @@ export function registerIntegrationsRoutes(app: FastifyInstance): void {
     noStore(reply);
     return present(ctx, row.id);
   });
-  mount(app, connectIntegration, async (req) => {
+  mount(app, connectIntegration, async (req, reply) => {
     const row = await findVisibleIntegration(ctx.db, authOf(req), req.params.id);
     await connectWithCode(ctx, row, req.body.code);
+    noStore(reply);
     return present(ctx, row.id);
   });
-  mount(app, deleteIntegrationOp, async (req) => {
+  mount(app, deleteIntegrationOp, async (req, reply) => {
     const row = await findVisibleIntegration(ctx.db, authOf(req), req.params.id);
     await deleteIntegration(ctx, row);
+    noStore(reply);
     return present(ctx, row.id);
   });
 }

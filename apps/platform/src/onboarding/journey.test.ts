@@ -208,11 +208,13 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     ]);
     expect(twice.status).toBe(409);
     expect(twice.body.error.code).toBe('location_already_bound');
+    expect(twice.body.error.details).toEqual([{ path: 'body.locations[0]', message: 'already bound' }]);
     const sameStore = await bind(world, token, dsp._id, [
       { pos_location_id: ingested[1]!._id, dsp_provider_id: 'store-1001' },
     ]);
     expect(sameStore.status).toBe(409);
     expect(sameStore.body.error.code).toBe('location_already_bound');
+    expect(sameStore.body.error.details).toEqual([{ path: 'body.locations[0]', message: 'already bound' }]);
 
     // Disconnect the POS: deprovisioned at once, connections deleted at both partners, then deprovisioned.
     const deleted = await call('DELETE', `${world.url}/onboarding/integrations/${pos._id}`, { token });
@@ -248,6 +250,23 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
     expect(stale.body.error.message).toBe(
       'The integration is deprovisioned, which is final; create a new integration to connect the merchant again.',
     );
+  });
+
+  it('answers every integration with Cache-Control: no-store (its entry_url is a secret link)', async () => {
+    const orgId = await createOrg(world, token);
+    const created = await call('POST', `${world.url}/onboarding/integrations`, {
+      token,
+      body: { org_id: orgId, source: 'sandbox-pos', type: 'pos', return_url: 'https://partner.example/done' },
+    });
+    const url = `${world.url}/onboarding/integrations/${created.body.onboarding._id}`;
+    const read = await call('GET', url, { token });
+    const connected = await call('PUT', url, { token, body: { code: await sandboxCode(world, 'pos') } });
+    const deleted = await call('DELETE', url, { token });
+    for (const res of [created, read, connected, deleted]) {
+      expect(res.status, res.text).toBeLessThan(300);
+      expect(res.body.onboarding.entry_url).toBeTruthy();
+      expect([res.headers.get('cache-control'), res.headers.get('pragma')]).toEqual(['no-store', 'no-cache']);
+    }
   });
 
   it('retries a connection call that fails three times, then APPROVED, with every attempt logged', async () => {

@@ -313,7 +313,7 @@ async function bindOne(
         ? `Location ${location.id} is already bound to the store "${clash.dspProviderId}" of this DSP`
         : `The store "${item.dsp_provider_id}" is already bound to location ${clash.locationId}`;
     throw new ApiError('location_already_bound', `${what} (binding ${clash.id}, ${clash.status}).`, [
-      { path: `body.locations.${i}`, message: 'already bound' },
+      { path: `body.locations[${i}]`, message: 'already bound' },
     ]);
   }
   const [binding] = await tx

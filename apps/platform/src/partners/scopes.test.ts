@@ -81,7 +81,7 @@ describe('root client scopes by partner kind', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('insufficient_scope');
     expect(res.body.error.message).toBe(
-      'This endpoint needs the scope(s) onboarding; the token has: none. This endpoint is for white-label partners: the scopes user, onboarding, legacy_onboarding, sso, billing (organisations, onboarding, SSO, billing) are not granted to a DSP unless its partnership with Stream includes white-label work; ask Stream if it does.',
+      'This endpoint needs the scope(s) onboarding; the token has: none. This endpoint is for white-label partners: the scopes user (partner tokens), onboarding (organisations and their onboarding), legacy_onboarding (no endpoint yet), sso (SSO), billing (billing reports) are not granted to a DSP unless its partnership with Stream includes white-label work; ask Stream if it does.',
     );
     const orgs = await platform.app.ctx.db.execute(
       sql`select id from orgs where provider_id = 'merchant-dsp'`,

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
   ALL_SCOPES,
   defaultRootScopes,
@@ -11,7 +11,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { prepared } from '../db/prepared.ts';
 import { newId } from '../db/ids.ts';
-import { apiClients, partners, tokenFamilies } from '../db/schema/index.ts';
+import { apiClients, partners, ssoLoginTokens, tokenFamilies } from '../db/schema/index.ts';
 import { decrypt, encrypt, newSecret, sha256Hex } from '../http/secrets.ts';
 
 export interface CreatePartnerInput {
@@ -189,8 +189,11 @@ export class PartnerNotFoundError extends Error {}
 /**
  * Replaces the root client secret and/or the webhook secret. The old ones stop working at once
  * (no grace period: rotation is what you do after a leak). Rotating the client secret also revokes
- * the token families issued to that client, so the access and refresh tokens a leaked secret
- * obtained die with it (the bearer check reads the family).
+ * what a holder of the leaked secret could have obtained with it: the token families issued to that
+ * client (its access and refresh tokens: the bearer check reads the family), every partner token of
+ * the partner (`POST /tokens`, with theirs: nothing records which token made one, and one made by
+ * whoever held the secret would otherwise outlive the rotation), and the SSO login tokens not yet
+ * redeemed. Sessions already opened are the users' and are kept.
  */
 export async function rotateSecret(
   db: DbOrTx,
@@ -225,6 +228,27 @@ export async function rotateSecret(
         .update(tokenFamilies)
         .set({ revokedAt: now, revokedReason: 'client_secret_rotated' })
         .where(and(eq(tokenFamilies.clientId, client.id), isNull(tokenFamilies.revokedAt)));
+      await tx
+        .update(apiClients)
+        .set({ revokedAt: now, updatedAt: now })
+        .where(
+          and(
+            eq(apiClients.partnerId, partner.id),
+            isNotNull(apiClients.orgId),
+            isNull(apiClients.revokedAt),
+          ),
+        );
+      // Expired rather than deleted: the redemption then says to generate a new one.
+      await tx
+        .update(ssoLoginTokens)
+        .set({ expiresAt: now })
+        .where(
+          and(
+            eq(ssoLoginTokens.partnerId, partner.id),
+            isNull(ssoLoginTokens.redeemedAt),
+            gt(ssoLoginTokens.expiresAt, now),
+          ),
+        );
       out.client_id = client.id;
       out.client_secret = secret;
     }

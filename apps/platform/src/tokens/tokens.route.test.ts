@@ -6,6 +6,7 @@ import { call } from '../../test/http.ts';
 import { startTestPlatform, type TestPlatform } from '../../test/platform.ts';
 import { requestAccessToken, testPartner, type TestPartner } from '../auth/testing.ts';
 import { apiClients } from '../db/schema/index.ts';
+import { setRootScopes } from '../partners/service.ts';
 import { sha256Hex } from '../http/secrets.ts';
 
 let platform: TestPlatform;
@@ -138,6 +139,17 @@ describe('partner tokens', () => {
     expect(res.body.error.code).toBe('invalid_scope');
     expect(res.body.error.message).toContain('billing');
     expect((await create(narrow, { org_id: aliceOrg, token_name: 'ok', scopes: ['sso'] })).status).toBe(201);
+  });
+
+  it("only grants scopes the calling token's client still has", async () => {
+    const carol = await testPartner(platform);
+    const org = await carol.org();
+    // Stream takes billing from carol: her access token still says billing until it expires.
+    await setRootScopes(platform.app.ctx.db, carol.partner_id, ['user', 'onboarding', 'sso']);
+    const res = await create(carol.token, { org_id: org, token_name: 'stale', scopes: ['billing'] });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_scope']);
+    expect(res.body.error.message).toContain('not billing');
+    expect((await create(carol.token, { org_id: org, token_name: 'ok', scopes: ['sso'] })).status).toBe(201);
   });
 
   it('limits an org token to its organisation', async () => {

@@ -102,11 +102,18 @@ export async function createToken(
   input: z.output<typeof CreatePartnerTokenRequest>,
 ): Promise<{ token: PartnerToken; secret: string }> {
   const org = await findVisibleOrg(db, auth, input.org_id);
-  const extra = input.scopes.filter((s) => !auth.scopes.includes(s));
+  // The calling token's scopes, as its client has them now: a scope taken from the client since the
+  // access token was issued (`partners set-scopes`) is not handed on for the rest of its hour.
+  const [client] = await db
+    .select({ scopes: apiClients.scopes })
+    .from(apiClients)
+    .where(eq(apiClients.id, auth.clientId));
+  const allowed = auth.scopes.filter((s) => client?.scopes.includes(s));
+  const extra = input.scopes.filter((s) => !allowed.includes(s));
   if (extra.length) {
     throw new ApiError(
       'invalid_scope',
-      `A token can only get scopes the calling token has (${auth.scopes.join(', ')}); not ${extra.join(', ')}.`,
+      `A token can only get scopes the calling token and its API client both have now (${allowed.join(', ') || 'none'}); not ${extra.join(', ')}.`,
     );
   }
   const secret = newSecret('sk');

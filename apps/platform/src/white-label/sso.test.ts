@@ -79,6 +79,12 @@ describe('POST /white-label/generate-session', () => {
     }
   });
 
+  it('answers 400 validation_failed naming partner_id when it is not an id', async () => {
+    const res = await generate(a.token, { ...person, provider_org_id: orgA }, '?partner_id=ptr%20nope');
+    expect([res.status, res.body.error.code]).toEqual([400, 'validation_failed']);
+    expect(res.body.error.details).toEqual([{ path: 'querystring.partner_id', message: expect.any(String) }]);
+  });
+
   it('answers 403 insufficient_scope to a token without sso, 401 without a token', async () => {
     const res = await generate(await a.tokenWith(['billing', 'onboarding']), {
       ...person,

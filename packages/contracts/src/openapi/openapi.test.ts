@@ -82,6 +82,8 @@ const createStore = defineOperation({
   },
   errors: [
     'invalid_json',
+    'unsupported_media_type',
+    'payload_too_large',
     'validation_failed',
     'missing_token',
     'invalid_token',
@@ -196,7 +198,7 @@ describe('buildOpenApiDocument on fixtures', () => {
   });
 
   it('groups error codes by status, each with its meaning and an example', () => {
-    expect(Object.keys(post.responses)).toEqual(['201', '204', '400', '401', '403', '404']);
+    expect(Object.keys(post.responses)).toEqual(['201', '204', '400', '401', '403', '404', '413', '415']);
     const unauthorized = post.responses['401'];
     expect(unauthorized.description).toContain('`missing_token`: No `Authorization: Bearer` header.');
     expect(unauthorized.description).toContain('`invalid_token`');
@@ -290,7 +292,8 @@ describe('the checks catch broken contracts', () => {
   });
 
   it('reports an operation of the platform that validates its request but does not declare validation_failed', () => {
-    const silent = { ...createStore, servedBy: 'platform', errors: ['not_found'] } as Operation;
+    const errors = createStore.errors.filter((code) => code !== 'validation_failed');
+    const silent = { ...createStore, servedBy: 'platform', errors } as Operation;
     expect(checkOperation(silent)).toEqual([
       'fixtureCreateStore: validates its request but does not declare validation_failed',
     ]);
@@ -298,11 +301,29 @@ describe('the checks catch broken contracts', () => {
     expect(checkOperation({ ...silent, servedBy: 'partner' })).toEqual([]);
   });
 
+  it('reports an operation of the platform that takes a body but does not declare the errors of reading it', () => {
+    const errors = ['validation_failed', 'not_found'] as const;
+    expect(checkOperation({ ...createStore, errors } as unknown as Operation)).toEqual([
+      'fixtureCreateStore: takes a body but does not declare invalid_json',
+      'fixtureCreateStore: takes a body but does not declare unsupported_media_type',
+      'fixtureCreateStore: takes a body but does not declare payload_too_large',
+    ]);
+    expect(checkOperation({ ...createStore, errors, servedBy: 'partner' } as unknown as Operation)).toEqual(
+      [],
+    );
+  });
+
   it('reports an operation that checks a signature its security does not declare', () => {
     const open = {
       ...createStore,
       security: { kind: 'none' },
-      errors: ['validation_failed', 'signature_mismatch'],
+      errors: [
+        'invalid_json',
+        'unsupported_media_type',
+        'payload_too_large',
+        'validation_failed',
+        'signature_mismatch',
+      ],
     } as Operation;
     expect(checkOperation(open)).toEqual([
       'fixtureCreateStore: answers signature_mismatch but its security is none: declare the signature it checks',

@@ -7,6 +7,8 @@ import type { JsonObject } from './schemas.ts';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const OPERATION_ID = /^[A-Za-z][A-Za-z0-9_]*$/;
 const STATUS = /^([1-5]\d\d|[1-5]XX|default)$/;
+/** What reading a body can answer on every route that takes one (the Partner API's `BODY_ERRORS`). */
+const BODY_READ_ERRORS = ['invalid_json', 'unsupported_media_type', 'payload_too_large'] as const;
 const pathParams = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
 
 /**
@@ -73,6 +75,11 @@ export function checkOperation(op: Operation): string[] {
   const validated = request && (request.params || request.query || request.headers || request.body);
   if (op.servedBy === 'platform' && validated && !op.errors?.includes('validation_failed'))
     say('validates its request but does not declare validation_failed');
+  // A body is read before it is validated: one that is not JSON, of another media type or too large is
+  // answered before the handler runs, so those codes belong in the reference as well.
+  if (op.servedBy === 'platform' && request?.body)
+    for (const code of BODY_READ_ERRORS)
+      if (!op.errors?.includes(code)) say(`takes a body but does not declare ${code}`);
 
   const declared = Object.keys(shapeOf(request?.params));
   const inPath = pathParams(op.path);

@@ -112,6 +112,17 @@ export function EnumTable({ name, caption }: { name: string; caption?: string })
 export function ScopeTable(): ReactNode {
   const scopes = (contracts.enums.Scope ?? fail('no Scope enum')).values;
   const ops = Object.entries(contracts.operations);
+  // A bearer endpoint without a scope takes any token of the partner: listed too, so the table is whole.
+  const anyToken = ops.filter(
+    ([, op]) => op.servedBy === 'platform' && op.security === 'bearer' && op.scopes.length === 0,
+  );
+  const endpoints = (users: typeof ops) =>
+    users.map(([id], i) => (
+      <span key={id}>
+        {i > 0 && ', '}
+        <Endpoint operation={id} />
+      </span>
+    ));
   return (
     <table className="contract-table">
       <thead>
@@ -128,19 +139,16 @@ export function ScopeTable(): ReactNode {
               <td>
                 <code>{scope}</code>
               </td>
-              <td>
-                {users.length === 0
-                  ? 'No endpoint yet.'
-                  : users.map(([id], i) => (
-                      <span key={id}>
-                        {i > 0 && ', '}
-                        <Endpoint operation={id} />
-                      </span>
-                    ))}
-              </td>
+              <td>{users.length === 0 ? 'No endpoint yet.' : endpoints(users)}</td>
             </tr>
           );
         })}
+        {anyToken.length > 0 && (
+          <tr>
+            <td>None: any token of yours</td>
+            <td>{endpoints(anyToken)}</td>
+          </tr>
+        )}
       </tbody>
     </table>
   );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../operation.ts';
 import { PAGE_ERRORS, PageFields, pageQuery, paginated } from './pagination.ts';
-import { BEARER_ERRORS, EXAMPLE } from './shared.ts';
+import { BEARER_ERRORS, EXAMPLE, OwnPartnerId } from './shared.ts';
 
 const METRICS_DEFINITION =
   'Months are calendar months in UTC. `activeLocations`: distinct locations that had at least one APPROVED ' +
@@ -9,13 +9,6 @@ const METRICS_DEFINITION =
   'month. `newOnboardings`: integrations (POS or DSP onboardings) whose first activation falls in the month. ' +
   'Figures are computed from the recorded lifecycle of your integrations and locations, so a report can be ' +
   'recomputed at any time and always agrees with its CSV and invoice.';
-
-const partnerId = z
-  .string()
-  .min(1)
-  .max(64)
-  .optional()
-  .meta({ description: "Optional. When given it must be the caller's own partner id, otherwise 404." });
 
 /** `2026-11`, optionally prefixed `billing-` and suffixed with the endpoint's extension. */
 const fileName = (ext: 'csv' | 'pdf') =>
@@ -112,7 +105,7 @@ export const listBillingReports = defineOperation({
   },
   security: { kind: 'bearer', scopes: ['billing'] },
   servedBy: 'platform',
-  request: { query: z.object({ partner_id: partnerId, ...pageQuery() }) },
+  request: { query: z.object({ partner_id: OwnPartnerId, ...pageQuery() }) },
   responses: {
     200: {
       description: 'The reports.',
@@ -138,7 +131,7 @@ export const getBillingReportRaw = defineOperation({
   tags: ['Billing'],
   security: { kind: 'bearer', scopes: ['billing'] },
   servedBy: 'platform',
-  request: { query: z.object({ file_name: fileName('csv'), partner_id: partnerId }) },
+  request: { query: z.object({ file_name: fileName('csv'), partner_id: OwnPartnerId }) },
   responses: {
     200: {
       description: 'The CSV file (sent with `Content-Disposition: attachment`).',
@@ -166,7 +159,7 @@ export const getBillingInvoice = defineOperation({
   tags: ['Billing'],
   security: { kind: 'bearer', scopes: ['billing'] },
   servedBy: 'platform',
-  request: { query: z.object({ file_name: fileName('pdf'), partner_id: partnerId }) },
+  request: { query: z.object({ file_name: fileName('pdf'), partner_id: OwnPartnerId }) },
   responses: {
     200: {
       description: 'The PDF (sent with `Content-Disposition: attachment`).',

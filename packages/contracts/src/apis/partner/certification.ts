@@ -3,7 +3,7 @@ import { CERTIFICATION_KINDS, CertificationReport, CertificationTrigger } from '
 import { defineOperation } from '../../operation.ts';
 import { DspWebhookAnswer } from '../become-a-dsp/orders.ts';
 import { ProviderDeliveryAnswer } from '../integrate-with-events/webhook.ts';
-import { BEARER_ERRORS, EXAMPLE, Id } from './shared.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, Id } from './shared.ts';
 
 /**
  * Self-serve certification through the Partner API: the platform runs the certification kit against
@@ -133,8 +133,8 @@ One run at a time.`,
     },
   },
   errors: [
+    ...BODY_ERRORS,
     ...BEARER_ERRORS,
-    'validation_failed',
     'org_limited_token',
     'certification_in_progress',
     'partner_not_certifiable',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ObjectId, httpUrl } from '../../common.ts';
+import type { ErrorCode } from '../../errors.ts';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
 import { statusEnum } from '../../states/machine.ts';
@@ -211,6 +212,20 @@ export const deleteIntegration = defineOperation({
   errors: ['validation_failed', ...BEARER_ERRORS, 'not_found', 'invalid_transition'],
 });
 
+/**
+ * Every `error` the platform puts on `return_url` (`status=error&error=<code>`): the entry URL's for an
+ * integration that cannot start OAuth (`invalid_transition`, `partner_not_configured`), the callback's
+ * for all of them. The white-label guide lists the same codes.
+ */
+export const RETURN_URL_ERRORS = [
+  'oauth_denied',
+  'oauth_exchange_failed',
+  'partner_unreachable',
+  'invalid_transition',
+  'partner_not_configured',
+  'invalid_oauth_state',
+] as const satisfies readonly ErrorCode[];
+
 const redirectResponse = (description: string, location: string) => ({
   302: { description, headers: { Location: { description: location, schema: z.string() } } },
 });
@@ -228,8 +243,9 @@ export const openIntegrationEntry = defineOperation({
     "The `entry_url` of an integration. Opened in the merchant's browser, it moves the integration to",
     "`waiting_for_oauth` and redirects to the partner's `/stream-{pos|dsp}/v1/authorize` with `client_id`,",
     "`response_type=code`, `redirect_uri` (the platform's `/onboarding/oauth/callback`) and a signed `state`.",
-    'A wrong `token` answers 404 `invalid_entry_token`; an integration that is already active or deprovisioned',
-    'redirects to `return_url` with `status=error&error=invalid_transition`.',
+    'A wrong `token` answers 404 `invalid_entry_token`. An integration that cannot start OAuth redirects to',
+    '`return_url` with `status=error&error=invalid_transition` (it is already active or deprovisioned) or',
+    '`error=partner_not_configured` (its POS or DSP is not ready on the platform).',
   ].join('\n'),
   request: {
     params: IntegrationIdParams,
@@ -270,10 +286,10 @@ export const oauthCallback = defineOperation({
   description: [
     'Where a POS or DSP sends the merchant back after login. The platform checks `state`, exchanges `code` at',
     "the partner's token endpoint and redirects to the integration's `return_url` with `onboarding_id` and",
-    '`status=active`, or `status=error&error=<code>` (`oauth_denied`, `oauth_exchange_failed`,',
-    '`partner_unreachable`, `invalid_transition`, `invalid_oauth_state`). A `state` works once: one already used',
-    'or superseded (the page reloaded, the entry URL opened twice) exchanges nothing and redirects with `status=active`',
-    'when the integration is active, else `status=error&error=invalid_oauth_state`. A `state` that is missing or',
+    `\`status=active\`, or \`status=error&error=<code>\` (${RETURN_URL_ERRORS.map((c) => `\`${c}\``).join(', ')}).`,
+    'A `state` works once: one already used or superseded (the page reloaded, the entry URL opened twice)',
+    'exchanges nothing and redirects with `status=active` when the integration is active, else',
+    '`status=error&error=invalid_oauth_state`. A `state` that is missing or',
     'was not signed by the platform answers 400 `invalid_oauth_state` (there is no trustworthy place to redirect to).',
   ].join('\n'),
   request: { query: OAuthCallbackQuery },

@@ -12,6 +12,11 @@ export const Id = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id as the platform gave it: 1 to 64 letters, digits, _ or -');
 
+/** `?partner_id` of the white-label routes (SSO, billing): optional, and only ever the caller's own id. */
+export const OwnPartnerId = Id.optional().meta({
+  description: "Optional. When given it must be the caller's own partner id, otherwise 404.",
+});
+
 /**
  * The shape of the platform's org ids (`org_` and 24 lowercase hex digits, as `newId` makes them).
  * A partner's `provider_id` of that shape is refused: calls that take either id could not tell them apart.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Email, PhoneE164 } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { secret } from '../../secret.ts';
-import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE } from './shared.ts';
+import { BEARER_ERRORS, BODY_ERRORS, EXAMPLE, OwnPartnerId } from './shared.ts';
 
 /** How long an `sso_login_token` can be redeemed, and how long the user session it opens lasts. */
 export const SSO_LOGIN_TOKEN_TTL_SECONDS = 5 * 60;
@@ -13,14 +13,7 @@ export const SsoRole = z
   .meta({ id: 'SsoRole', description: 'The role the user gets in the org. Omitted means `owner`.' });
 export type SsoRole = z.infer<typeof SsoRole>;
 
-const PartnerIdQuery = z.object({
-  partner_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .meta({ description: "Optional. When given it must be the caller's own partner id, otherwise 404." }),
-});
+const PartnerIdQuery = z.object({ partner_id: OwnPartnerId });
 
 export const GenerateSessionRequest = z
   .object({

@@ -29,7 +29,7 @@ export const CreatePartnerTokenRequest = z
     token_name: TokenName,
     scopes: z.array(PartnerTokenScope).min(1).max(PartnerTokenScope.options.length).meta({
       description:
-        "A subset of the scopes of the token making the call, without the hosted APIs' (`menu`, `orders`, `stores`): those reach every company granted to your partner, so only your own client carries them. A scope Stream later takes from your partner is taken from its partner tokens too (and their refresh tokens).",
+        "A subset of the scopes of the token making the call that its API client still has, without the hosted APIs' (`menu`, `orders`, `stores`): those reach every company granted to your partner, so only your own client carries them. A scope Stream later takes from your partner is taken from its partner tokens too (and their refresh tokens).",
     }),
   })
   .meta({ id: 'CreatePartnerToken', description: 'A new partner token.' });
@@ -104,7 +104,8 @@ export const createPartnerToken = defineOperation({
     'Creates a partner token: an API client limited to one organisation. Exchange its `_id` (as `client_id`)',
     'and `secret` (as `client_secret`) at `POST /oauth/token` for access tokens that only see that organisation',
     "and carry at most the token's scopes. The scopes must be a subset of the scopes of the access token",
-    'making this call (else 400 `invalid_scope`). The `secret` appears in this answer only.',
+    'making this call that its API client still has (a scope Stream took from your partner since that token',
+    'was issued is refused; else 400 `invalid_scope`). The `secret` appears in this answer only.',
     visibility,
   ].join('\n'),
   tags: ['Partner tokens'],
