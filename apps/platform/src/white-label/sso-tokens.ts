@@ -75,13 +75,13 @@ async function upsertUser(tx: Tx, t: LoginToken) {
   return user;
 }
 
+/** The client that generated the login token is not revoked: revoking a partner token stops its logins too. */
+const issuerLive = sql<boolean>`exists (select 1 from ${apiClients} where ${apiClients.id} = ${ssoLoginTokens.clientId} and ${apiClients.revokedAt} is null)`;
+
 /**
  * Redeems a login token once: the conditional UPDATE lets exactly one concurrent redemption win.
  * Answers the user (created or updated) and a new session.
  */
-/** The client that generated the login token is not revoked: revoking a partner token stops its logins too. */
-const issuerLive = sql<boolean>`exists (select 1 from ${apiClients} where ${apiClients.id} = ${ssoLoginTokens.clientId} and ${apiClients.revokedAt} is null)`;
-
 export async function redeemLoginToken(db: DbOrTx, token: string, now = new Date()) {
   if (!TOKEN_SHAPE.test(token)) throw new ApiError('sso_token_invalid', 'That is not an sso_login_token.');
   const tokenHash = sha256Hex(token);
