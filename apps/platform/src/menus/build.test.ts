@@ -4,7 +4,7 @@ import { MenuFileV1, MenuFileV2 } from '@stream/contracts/apis/become-a-dsp/menu
 import type { PosCatalog } from '@stream/contracts/apis/become-a-pos/catalog';
 import { DEMO_CATALOG } from '@stream/sandbox/catalog';
 import { MENU_LIMITS, resolve, streamIdOf, toV1, toV2, weekOf, type MenuTarget } from './build.ts';
-import { normalizeCatalog } from './catalog.ts';
+import { loadCatalog, normalizeCatalog, type StoredCatalog } from './catalog.ts';
 
 const target: MenuTarget = {
   locationId: 'loc_golden',
@@ -147,21 +147,6 @@ describe('checks before publish', () => {
       [{ kind: 'menu', id: 'menu-brunch' }],
     ],
     [
-      'MENU_CATALOG_MISMATCH',
-      broken((c) => {
-        c.menu[0]!.category_ids!.push('cat-gone');
-        c.category[0]!.item_family_ids!.push('fam-gone');
-        c.modifier_group[0]!.modifier_ids!.push('mod-gone');
-        c.item_family[0]!.tax_ids!.push('tax-gone');
-      }),
-      [
-        { kind: 'item_family', id: 'fam-carnitas' },
-        { kind: 'modifier_group', id: 'grp-salsa' },
-        { kind: 'category', id: 'cat-tacos' },
-        { kind: 'menu', id: 'menu-lunch' },
-      ],
-    ],
-    [
       'MENU_ITEMS_PRICE_TOO_HIGH',
       broken((c) => (c.modifier[3]!.price_amount = 10_000_001)),
       [{ kind: 'modifier', id: 'mod-guac' }],
@@ -203,6 +188,41 @@ describe('checks before publish', () => {
       (c) => (c.modifier.find((m) => m.provider_id === 'mod-light-char')!.modifier_group_ids = ['grp-eggs']),
     );
     expect(build(deep, { maxModifierDepth: 4 }).rejections).toEqual([]);
+  });
+});
+
+describe('objects naming one the catalog does not hold', () => {
+  const dangling = broken((c) => {
+    c.menu[0]!.category_ids!.push('cat-gone');
+    c.category[0]!.item_family_ids!.push('fam-gone');
+    c.modifier_group[0]!.modifier_ids!.push('mod-gone');
+    c.item_family[0]!.tax_ids!.push('tax-gone');
+  });
+
+  it('publish the rest: only the family that cannot be sold without its tax is left out, the lists lose the entries', () => {
+    const r = build(dangling);
+    expect(r.rejections).toEqual([]);
+    const withoutCarnitas = broken((c) => {
+      c.item_family.shift();
+      c.category[0]!.item_family_ids!.shift();
+    });
+    expect(toV1(r)).toEqual(toV1(build(withoutCarnitas)));
+    expect(toV2(r)).toEqual(toV2(build(withoutCarnitas)));
+  });
+
+  it('are refused (MENU_CATALOG_MISMATCH) only in a catalog version stored before it was normalised so', () => {
+    const { rejections } = resolve(loadCatalog(dangling as StoredCatalog), target);
+    expect(rejections.map((r) => [r.code, r.objects])).toEqual([
+      [
+        'MENU_CATALOG_MISMATCH',
+        [
+          { kind: 'item_family', id: 'fam-carnitas' },
+          { kind: 'modifier_group', id: 'grp-salsa' },
+          { kind: 'category', id: 'cat-tacos' },
+          { kind: 'menu', id: 'menu-lunch' },
+        ],
+      ],
+    ]);
   });
 });
 

@@ -301,6 +301,8 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     rejections.set(code, r);
     r.objects.push({ kind, id });
   };
+  // A catalog normalised now names only objects it holds (`normalizeCatalog` leaves out or drops the
+  // rest, each with its problem): this refuses a version stored before it did, never a fresh pull.
   const missing = (kind: CatalogKind, id: string, from: CatalogKind, fromId: string) =>
     reject(
       'MENU_CATALOG_MISMATCH',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CATALOG } from '@stream/contracts/apis/become-a-pos/catalog';
 import { DEMO_CATALOG } from '@stream/sandbox/catalog';
+import { resolve, toV1 } from './build.ts';
 import { loadCatalog, normalizeCatalog, storeCatalog, validDate, validRange } from './catalog.ts';
 
 describe('normalizeCatalog', () => {
@@ -235,5 +236,81 @@ describe('what real POS serialisers send', () => {
     ]);
     expect(problems[0]!.message).toMatch(/^name: .+; the item is left out\.$/);
     expect(() => JSON.stringify(storeCatalog(catalog))).not.toThrow();
+  }); // prettier-ignore
+  it('takes whole numbers for every id and reference, as their decimal strings, and builds the menu they name', () => {
+    const schedule = { monday: ['11:00-15:00'] };
+    const numbered = {
+      menu: [{ provider_id: 40, name: 'Lunch', schedule, category_ids: [1], location_memberships: [1042] }],
+      category: [{ provider_id: 1, name: 'Tacos', item_family_ids: [10] }],
+      item_family: [{ provider_id: 10, name: 'Taco', item_ids: [11], modifier_group_ids: [20], tax_ids: [30] }],
+      item: [{ provider_id: 11, name: 'One', item_family_id: 10, price_amount: 450, price_currency: 'USD', location_overrides: [{ location_id: 1042, price_amount: 500 }], menu_overrides: [{ menu_id: 40, price_amount: 475 }] }],
+      modifier_group: [{ provider_id: 20, name: 'Salsa', modifier_ids: [21], rules: { default_modifier_quantities: [{ modifier_id: 21, quantity: 1 }] } }],
+      modifier: [{ provider_id: 21, name: 'Verde', price_amount: 0, price_currency: 'USD' }],
+      tax: [{ provider_id: 30, name: 'Sales tax', rate: 8.625 }],
+    };
+    const { catalog, problems } = normalizeCatalog(numbered);
+    expect(problems).toEqual([]);
+    const strings = JSON.parse(JSON.stringify(numbered).replace(/("(?:provider_id|item_family_id|location_id|menu_id|modifier_id)":)(\d+)/g, '$1"$2"').replace(/\[(\d+)\]/g, '["$1"]')) as unknown;
+    expect(catalog).toEqual(normalizeCatalog(strings).catalog);
+    expect(catalog.item.get('11')).toMatchObject({ item_family_id: '10', location_overrides: [{ location_id: '1042', price_amount: 500 }] });
+    const target = { locationId: 'loc_n', posLocationId: '1042', platform: null, prepTimeMinutes: 15, maxModifierDepth: 3 };
+    const resolved = resolve(catalog, target);
+    expect(resolved.rejections).toEqual([]);
+    expect(toV1(resolved).menus[0]!.categories[0]!.items[0]!.variations[0]).toMatchObject({ name: 'One', price: 475 });
+    // A problem names an object by its id as a string too.
+    expect(normalizeCatalog({ item: [{ provider_id: 12, name: 'No currency', price_amount: 1 }] }).problems[0]!.id).toBe('12');
+  }); // prettier-ignore
+});
+
+describe('objects naming one the catalog does not hold (never sent, or left out for a problem of its own)', () => {
+  it('leaves out what cannot be sold without it, in turn, and drops only the entry of a list naming it', () => {
+    const priced = { price_amount: 100, price_currency: 'USD' };
+    const { catalog, problems } = normalizeCatalog({
+      menu: [{ provider_id: 'menu', name: 'Menu', schedule: { monday: ['11:00-15:00'] }, category_ids: ['cat', 'cat-gone'] }],
+      category: [{ provider_id: 'cat', name: 'Cat', item_family_ids: ['fam-ok', 'fam-group', 'fam-tax', 'fam-sizes', 'fam-exempt'] }],
+      item_family: [
+        { provider_id: 'fam-ok', name: 'OK', ...priced, modifier_group_ids: ['grp-ok'], tax_ids: ['tax'] },
+        // Its group is left out (below): so is it.
+        { provider_id: 'fam-group', name: 'Group', ...priced, modifier_group_ids: ['grp-ok', 'grp-short'] },
+        { provider_id: 'fam-tax', name: 'Tax', ...priced, tax_ids: ['tax', 'tax-broken'] },
+        // Its sizes all gone and no price of its own: nothing to sell.
+        { provider_id: 'fam-sizes', name: 'Sizes', item_ids: ['itm-gone'] },
+        { provider_id: 'fam-exempt', name: 'Exempt', ...priced, tax_ids: ['tax-gone'], is_tax_exempt: true },
+      ],
+      modifier_group: [
+        { provider_id: 'grp-ok', name: 'OK', modifier_ids: ['mod-ok', 'mod-gone'], rules: { default_modifier_quantities: [{ modifier_id: 'mod-gone', quantity: 1 }, { modifier_id: 'mod-ok', quantity: 1 }] } },
+        // Needs one of its modifiers, whose only one nests a group that is not there.
+        { provider_id: 'grp-short', name: 'Short', modifier_ids: ['mod-nested'], rules: { minimum_unique_modifiers_allowed: 1 } },
+      ],
+      modifier: [
+        { provider_id: 'mod-ok', name: 'OK', ...priced },
+        { provider_id: 'mod-nested', name: 'Nested', ...priced, modifier_group_ids: ['grp-gone'] },
+      ],
+      tax: [{ provider_id: 'tax', name: 'Tax', rate: 5 }, { provider_id: 'tax-broken', name: 'Broken', rate: 'five' }],
+    });
+    expect(problems.map((p) => [p.severity, p.kind, p.id, p.field])).toEqual([
+      ['error', 'tax', 'tax-broken', 'rate'],
+      ['warning', 'modifier_group', 'grp-ok', 'modifier_ids'],
+      ['error', 'modifier', 'mod-nested', 'modifier_group_ids'],
+      ['error', 'modifier_group', 'grp-short', 'modifier_ids'],
+      ['error', 'item_family', 'fam-group', 'modifier_group_ids'],
+      ['error', 'item_family', 'fam-tax', 'tax_ids'],
+      ['warning', 'item_family', 'fam-sizes', 'item_ids'],
+      ['error', 'item_family', 'fam-sizes', 'price_amount'],
+      ['warning', 'menu', 'menu', 'category_ids'],
+      ['warning', 'category', 'cat', 'item_family_ids'],
+      ['warning', 'category', 'cat', 'item_family_ids'],
+      ['warning', 'category', 'cat', 'item_family_ids'],
+      ['warning', 'modifier_group', 'grp-ok', 'rules.default_modifier_quantities'],
+    ]);
+    expect(problems[1]!.message).toBe('It names modifier mod-gone, which the catalog does not hold (never sent, or left out for a problem of its own); only this entry is dropped: add it or remove the reference.');
+    expect(problems[2]!.message).toBe('It names modifier_group grp-gone, which the catalog does not hold (never sent, or left out for a problem of its own); the modifier is left out until you add it or remove the reference.');
+    expect(problems[3]!.message).toBe('It asks for at least 1 of its modifiers and the catalog holds 0 of them; the modifier_group is left out until you add modifiers or lower minimum_unique_modifiers_allowed.');
+    expect(problems.slice(9).map((p) => p.message)).toEqual(['fam-group', 'fam-tax', 'fam-sizes', 'mod-gone'].map((id) => expect.stringContaining(` ${id}, `)));
+    expect([...catalog.item_family.keys()]).toEqual(['fam-ok', 'fam-exempt']);
+    expect(catalog.menu.get('menu')!.category_ids).toEqual(['cat']);
+    expect(catalog.category.get('cat')!.item_family_ids).toEqual(['fam-ok', 'fam-exempt']);
+    expect(catalog.modifier_group.get('grp-ok')).toMatchObject({ modifier_ids: ['mod-ok'], rules: { default_modifier_quantities: [{ modifier_id: 'mod-ok', quantity: 1 }] } });
+    expect(resolve(catalog, { locationId: 'loc_d', posLocationId: 'loc-1', platform: null, prepTimeMinutes: 15, maxModifierDepth: 3 }).rejections).toEqual([]);
   }); // prettier-ignore
 });

@@ -117,10 +117,146 @@ export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: Ca
       addObject(catalog, problems, kind, list[index] as unknown, index);
   }
   warnUnknownKinds(body, problems);
+  leaveOutWhatNeedsTheMissing(catalog, problems);
   dropUnsellableFamilies(catalog, problems);
+  dropMissingEntries(catalog, problems);
   warnUncategorisedFamilies(catalog, problems);
   return { catalog, problems };
 }
+
+/**
+ * References to objects the catalog does not hold (never sent, or left out for a problem of their
+ * own), each settled with its problem here, so that one broken object never refuses a store's whole
+ * menu (MENU_CATALOG_MISMATCH) and the rest publishes. Left out in turn (an error), as they cannot be
+ * sold as the POS means them: a modifier whose nested group is missing, a group left with fewer
+ * modifiers than its minimum, a family whose modifier group or tax is missing (its choices or its tax
+ * would not be the POS's). One left out can take others with it, so they are followed until none is.
+ * A list naming a missing object only loses that entry (a warning): a group's modifiers, a family's
+ * items here, the rest in `dropMissingEntries` once unsellable families are gone too.
+ */
+function leaveOutWhatNeedsTheMissing(catalog: Catalog, problems: CatalogProblem[]) {
+  const groupsListing = new Map<string, string[]>();
+  const modifiersNesting = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, key: string, value: string) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
+  for (const g of catalog.modifier_group.values())
+    for (const m of g.modifier_ids ?? []) add(groupsListing, m, g.provider_id);
+  for (const m of catalog.modifier.values())
+    for (const g of m.modifier_group_ids ?? []) add(modifiersNesting, g, m.provider_id);
+  const gone: { kind: 'modifier' | 'modifier_group'; id: string }[] = [];
+  const leaveOut = (kind: CatalogKind, id: string, field: string, message: string) => {
+    if (!catalog[kind].delete(id)) return;
+    problems.push({ severity: 'error', kind, id, field, message });
+    if (kind === 'modifier' || kind === 'modifier_group') gone.push({ kind, id });
+  };
+  const checkGroup = (group: CatalogObjects['modifier_group']) => {
+    const listed = group.modifier_ids ?? [];
+    const held = listed.filter((id) => catalog.modifier.has(id));
+    if (held.length === listed.length) return;
+    const minimum = group.rules?.minimum_unique_modifiers_allowed ?? 0;
+    if (held.length < minimum)
+      return leaveOut(
+        'modifier_group',
+        group.provider_id,
+        'modifier_ids',
+        `It asks for at least ${minimum} of its modifiers and the catalog holds ${held.length} of them; the modifier_group is left out until you add modifiers or lower minimum_unique_modifiers_allowed.`,
+      );
+    for (const id of listed.filter((m) => !catalog.modifier.has(m)))
+      problems.push(missingEntry('modifier_group', group.provider_id, 'modifier_ids', 'modifier', id));
+    group.modifier_ids = held;
+  };
+  const checkModifier = (modifier: CatalogObjects['modifier']) => {
+    const missing = modifier.modifier_group_ids?.find((id) => !catalog.modifier_group.has(id));
+    if (missing !== undefined)
+      leaveOut(
+        'modifier',
+        modifier.provider_id,
+        'modifier_group_ids',
+        needs('modifier', 'modifier_group', missing),
+      );
+  };
+  for (const group of [...catalog.modifier_group.values()]) checkGroup(group);
+  for (const modifier of [...catalog.modifier.values()]) checkModifier(modifier);
+  for (let next = gone.pop(); next; next = gone.pop()) {
+    if (next.kind === 'modifier')
+      for (const id of groupsListing.get(next.id) ?? []) {
+        const group = catalog.modifier_group.get(id);
+        if (group) checkGroup(group);
+      }
+    else
+      for (const id of modifiersNesting.get(next.id) ?? []) {
+        const modifier = catalog.modifier.get(id);
+        if (modifier) checkModifier(modifier);
+      }
+  }
+  for (const family of [...catalog.item_family.values()]) {
+    const group = family.modifier_group_ids?.find((id) => !catalog.modifier_group.has(id));
+    const tax = family.is_tax_exempt ? undefined : family.tax_ids?.find((id) => !catalog.tax.has(id));
+    if (group !== undefined)
+      leaveOut(
+        'item_family',
+        family.provider_id,
+        'modifier_group_ids',
+        needs('item_family', 'modifier_group', group),
+      );
+    else if (tax !== undefined)
+      leaveOut('item_family', family.provider_id, 'tax_ids', needs('item_family', 'tax', tax));
+    else if (family.item_ids)
+      family.item_ids = family.item_ids.filter((id) => {
+        if (catalog.item.has(id)) return true;
+        problems.push(missingEntry('item_family', family.provider_id, 'item_ids', 'item', id));
+        return false;
+      });
+  }
+}
+
+/** A menu's categories, a category's families and a group's default modifiers: only the missing entries go. */
+function dropMissingEntries(catalog: Catalog, problems: CatalogProblem[]) {
+  const held = (kind: CatalogKind, from: CatalogKind, id: string, field: string) => (entry: string) => {
+    if (catalog[kind].has(entry)) return true;
+    problems.push(missingEntry(from, id, field, kind, entry));
+    return false;
+  };
+  for (const menu of catalog.menu.values())
+    if (menu.category_ids)
+      menu.category_ids = menu.category_ids.filter(
+        held('category', 'menu', menu.provider_id, 'category_ids'),
+      );
+  for (const category of catalog.category.values())
+    if (category.item_family_ids)
+      category.item_family_ids = category.item_family_ids.filter(
+        held('item_family', 'category', category.provider_id, 'item_family_ids'),
+      );
+  for (const group of catalog.modifier_group.values()) {
+    const defaults = group.rules?.default_modifier_quantities;
+    if (!defaults) continue;
+    const keep = held('modifier', 'modifier_group', group.provider_id, 'rules.default_modifier_quantities');
+    group.rules!.default_modifier_quantities = defaults.filter((d) => keep(d.modifier_id));
+  }
+}
+
+const notHeld = (kind: CatalogKind, id: string) =>
+  `It names ${kind} ${id}, which the catalog does not hold (never sent, or left out for a problem of its own)`;
+/** The error of an object left out for what it names. */
+const needs = (kind: CatalogKind, missingKind: CatalogKind, missingId: string) =>
+  `${notHeld(missingKind, missingId)}; the ${kind} is left out until you add it or remove the reference.`;
+/** The warning of a list entry dropped. */
+const missingEntry = (
+  kind: CatalogKind,
+  id: string,
+  field: string,
+  missingKind: CatalogKind,
+  missingId: string,
+): CatalogProblem => ({
+  severity: 'warning',
+  kind,
+  id,
+  field,
+  message: `${notHeld(missingKind, missingId)}; only this entry is dropped: add it or remove the reference.`,
+});
 
 /** A family no category lists is on no menu: said, or the POS would only notice it missing at the DSP. */
 function warnUncategorisedFamilies(catalog: Catalog, problems: CatalogProblem[]) {
@@ -198,7 +334,9 @@ function problemOf(
   message: string,
 ): CatalogProblem {
   const rawId = (raw as { provider_id?: unknown } | null)?.provider_id;
-  return { severity, kind, id: typeof rawId === 'string' && rawId ? rawId : null, field, message };
+  // A whole number is an id as the contract reads it (its decimal string), so the problem names it so.
+  const id = typeof rawId === 'string' || Number.isSafeInteger(rawId) ? String(rawId as string | number) : '';
+  return { severity, kind, id: id || null, field, message };
 }
 
 function addObject(

@@ -8,7 +8,12 @@ import type { DbOrTx } from '../db/client.ts';
  * `pos_missing_items`.
  */
 
-/** Every id an order's items name: variations, items, modifiers and their groups, nested. */
+/**
+ * Every id an order's items name: variations, items, categories, modifiers and their groups, nested.
+ * A category is looked up only for its state: one the POS turned off takes the items ordered from it
+ * off too, as a family takes its sizes (its menu is published again without it, but a DSP may still
+ * show the old one); translation never maps it, so a category the menus never held refuses nothing.
+ */
 export function idsOf(items: readonly DspOrderItem[]): string[] {
   const ids = new Set<string>();
   const modifier = (m: DspOrderModifier): void => {
@@ -19,6 +24,7 @@ export function idsOf(items: readonly DspOrderItem[]): string[] {
   for (const item of items) {
     ids.add(item.id);
     if (item.item_id) ids.add(item.item_id);
+    if (item.category_id) ids.add(item.category_id);
     item.modifiers?.forEach(modifier);
   }
   return [...ids];

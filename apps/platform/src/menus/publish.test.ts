@@ -17,7 +17,7 @@ import {
 } from '../orders/testing.ts';
 import { MENU_LIMITS, resolve, streamIdOf, toV1 } from './build.ts';
 import { normalizeCatalog } from './catalog.ts';
-import { CATALOG_DEBOUNCE_MS, MENU_PUBLISH } from './publish.ts';
+import { CATALOG_DEBOUNCE_MS, MENU_INGEST, MENU_PUBLISH } from './publish.ts';
 import { setMenuSettings } from './settings.ts';
 
 /**
@@ -195,9 +195,12 @@ describe('publishing a location menu', () => {
     w.pos.catalog = broken;
     const dry = await api('POST', menus('dry-run'));
     expect(dry.status, dry.text).toBe(200);
-    expect(dry.body.catalog.problems).toEqual([
+    expect(dry.body.catalog.problems[0]).toEqual(
       expect.objectContaining({ severity: 'error', kind: 'tax', id: broken.tax![0]!.provider_id, field: 'name' }),
-    ]);
+    );
+    // The families taxed by it are left out with it (their tax would not be the POS's), each said; the rest stays.
+    const taxed = DEMO_CATALOG.item_family!.filter((f) => f.tax_ids?.includes(broken.tax![0]!.provider_id as string));
+    expect(dry.body.catalog.problems.filter((p: { field: string }) => p.field === 'tax_ids').map((p: { id: string }) => p.id)).toEqual(taxed.map((f) => f.provider_id));
     expect(dry.body.catalog.counts.item).toBe(DEMO_CATALOG.item!.length);
     for (const answer of [{ status: 503, body: {} }, { status: 200 }, { status: 200, body: [1, 2] }] as const) {
       w.pos.catalogAnswer = answer;
@@ -711,6 +714,98 @@ describe('publishing a location menu', () => {
       w.pos.catalog = DEMO_CATALOG;
     }
   });
+
+  it('publishes the rest of a catalog holding a broken object: the file is byte for byte the one without it, and the catalog says what was left out', async () => {
+    /** Publishes `catalog` and answers the file the DSP downloads, as the bytes it gets. */
+    const published = async (catalog: unknown) => {
+      w.pos.catalog = catalog;
+      expect(await publish(posEvents().length + 1)).toMatchObject({ type: 'menu.publish_success' });
+      const { download_url } = publishes().at(-1)!.body as { download_url: string };
+      return (await call('GET', download_url)).text;
+    };
+    const broken = structuredClone(DEMO_CATALOG) as Record<string, Record<string, unknown>[]>;
+    broken.modifier_group!.push({ provider_id: 'grp-broken' }); // no name: left out
+    broken.item_family!.push({ provider_id: 'fam-broken', name: 'Broken', price_amount: 500, price_currency: 'USD', modifier_group_ids: ['grp-broken'] });
+    (broken.category![0]!.item_family_ids as string[]).push('fam-broken', 'fam-never-sent');
+    try {
+      const clean = await published(DEMO_CATALOG);
+      expect(await published(broken)).toBe(clean);
+      const { problems } = (await api('GET', menus('catalog'))).body.catalog;
+      expect(problems.map((p: Record<string, string>) => [p.severity, p.kind, p.id, p.field])).toEqual([
+        ['error', 'modifier_group', 'grp-broken', 'name'],
+        ['error', 'item_family', 'fam-broken', 'modifier_group_ids'],
+        ['warning', 'category', 'cat-tacos', 'item_family_ids'],
+        ['warning', 'category', 'cat-tacos', 'item_family_ids'],
+      ]);
+    } finally {
+      w.pos.catalog = DEMO_CATALOG;
+    }
+  }); // prettier-ignore
+
+  it('records a failed publication of each store, told to the POS, for a catalog pull the POS fails past its retries', async () => {
+    const saved = { ...MENU_INGEST };
+    Object.assign(MENU_INGEST, { deadlineMs: 1_500, backoff: { baseMs: 50, maxMs: 200 } });
+    w.pos.catalogAnswer = { status: 500, body: { error: 'down' } };
+    try {
+      const pulls = w.pos.ofPath('/stream-pos/v1/catalog').length;
+      const event = await publish(posEvents().length + 1);
+      expect(w.pos.ofPath('/stream-pos/v1/catalog').length - pulls).toBeGreaterThan(1);
+      expect(event).toMatchObject({
+        type: 'menu.publish_failure',
+        data: { dsp_provider_location_id: w.store, failure_code: 'MENU_FAILURE_UNKNOWN', failure_reason: expect.stringMatching(/^The catalog could not be pulled from the POS \(GET \/stream-pos\/v1\/catalog, \d+ attempt\(s\)\): .*500/) },
+      });
+      expect((await api('GET', menus('publications'))).body.publications[0]).toMatchObject({
+        _id: (event as unknown as { data: { menu_id: string } }).data.menu_id,
+        status: 'failed',
+        failure_code: 'MENU_FAILURE_UNKNOWN',
+        cause: 'partner',
+        catalog_version: null,
+      });
+    } finally {
+      Object.assign(MENU_INGEST, saved);
+      w.pos.catalogAnswer = undefined;
+    }
+  }); // prettier-ignore
+
+  it("tells the POS one store's outcomes in the order they happened: a later one waits while an earlier one is retried", async () => {
+    const known = new Set((await publications()).map((p) => p._id));
+    const newest = async (status: string) => (await publications()).find((p) => !known.has(p._id) && p.status === status);
+    const menuIdOf = (e: object) => (e as { data: { menu_id: string } }).data.menu_id;
+    let failed: string | undefined;
+    const accepted: string[] = [];
+    // The POS refuses the first outcome until told otherwise, and takes any other.
+    let refusing = true;
+    w.pos.events = (body) => {
+      const id = menuIdOf(body);
+      failed ??= (body as { data: { failure_code?: string } }).data.failure_code === 'DSP_FORBIDDEN' ? id : undefined;
+      if (refusing && id === failed) return { status: 500, body: {} };
+      if (!known.has(id)) accepted.push(id);
+      return { status: 204 };
+    };
+    let forbidden = true;
+    w.pos.catalog = DEMO_CATALOG;
+    w.dsp.answer = (body) => (body.type === 'location.publish' && forbidden ? { status: 403 } : { status: 200, body: {} });
+    try {
+      expect((await api('POST', menus('publish'))).status).toBe(202);
+      expect((await waitFor(() => newest('failed'), 20_000, 'the publication the DSP refuses'))._id).toBe(failed);
+      const refusals = () => posEvents().filter((e) => menuIdOf(e) === failed).length;
+      await waitFor(() => refusals() > 0, 20_000, 'its outcome refused by the POS');
+      forbidden = false;
+      expect((await api('POST', menus('publish'))).status).toBe(202);
+      const published = (await waitFor(() => newest('published'), 20_000, 'the next publication'))._id;
+      const seen = refusals();
+      await moveClock(w, 10 * 60_000);
+      await waitFor(() => refusals() > seen, 20_000, 'the first outcome refused again');
+      expect(accepted).not.toContain(published);
+      refusing = false;
+      await moveClock(w, 10 * 60_000);
+      await waitFor(() => accepted.includes(published), 20_000, 'the success');
+      expect(accepted).toEqual([failed, published]);
+    } finally {
+      w.pos.events = () => ({ status: 204 });
+      w.dsp.answer = () => ({ status: 200, body: {} });
+    }
+  }); // prettier-ignore
 
   it('keeps every stream_id in the database across three re-ingests with changes', async () => {
     const ids = async () =>

@@ -128,12 +128,12 @@ export async function planCatalogPull(
   if (!waiting) await planPublish(db, { location_id: locationId, cause }, CATALOG_DEBOUNCE_MS.value);
 }
 
-export const menuIngest = defineJobKind<z.infer<typeof IngestPayload>, void>({
+/** Retries of a catalog pull: the POS gets an hour, then each store it was for is told it failed (onDead). */
+export const MENU_INGEST = { deadlineMs: 60 * 60_000, backoff: { baseMs: 2_000, maxMs: 5 * 60_000 } };
+
+export const menuIngest = defineDeadlineJobKind<z.infer<typeof IngestPayload>, void>(MENU_INGEST, {
   kind: 'menus.ingest',
   payload: IngestPayload,
-  maxAttempts: 20,
-  deadlineMs: 60 * 60_000,
-  backoff: { baseMs: 2_000, maxMs: 5 * 60_000 },
   async handle(job, ctx) {
     const [location] = await ctx.db
       .select()
@@ -163,6 +163,27 @@ export const menuIngest = defineJobKind<z.infer<typeof IngestPayload>, void>({
         continue;
       await planStorePublish(ctx.db, binding, job.payload.cause);
     }
+  },
+  // A pull given up (the POS failing past the hour, or an answer retrying cannot change) would
+  // otherwise leave every store on its old menu without a word: each store it was for records a
+  // failed publication, listed to the partners and told to the POS like any other.
+  async onDead(tx, job, ctx) {
+    const [location] = await tx
+      .select()
+      .from(orgLocations)
+      .where(eq(orgLocations.id, job.payload.location_id));
+    const stores = location ? await storesOf(tx, location.id, job.payload.binding_id) : [];
+    ctx.log.warn(
+      { job: job.id, location: job.payload.location_id, stores: stores.length, error: job.error },
+      'menus: catalog pull given up; its stores keep their last menu',
+    );
+    const reason = `The catalog could not be pulled from the POS (GET /stream-pos/v1/catalog, ${job.attempt} attempt(s)): ${job.error}. The store keeps its last menu; answer the pull with the catalog, then send location.catalog.updated or publish again.`;
+    for (const store of stores)
+      await recordMenuFailure(
+        tx,
+        { ...store, location: location! },
+        { code: 'MENU_FAILURE_UNKNOWN', reason: reason.slice(0, 1000), cause: job.payload.cause },
+      );
   },
 });
 
@@ -443,7 +464,7 @@ async function finishPublication(
   code?: MenuFailureCode,
   reason?: string,
 ) {
-  await db
+  const [finished] = await db
     .update(menuPublications)
     .set({
       status,
@@ -451,11 +472,14 @@ async function finishPublication(
       failureReason: status === 'failed' ? (reason ?? null) : null,
       finishedAt: new Date(),
     })
-    .where(eq(menuPublications.id, id));
+    .where(eq(menuPublications.id, id))
+    .returning({ bindingId: menuPublications.bindingId });
   await enqueue(db, {
     kind: menuNotifyPos,
     payload: { publication_id: id },
-    orderingKey: `menu-events:${id}`,
+    // Keyed by store, not publication: a store's outcomes (a superseded publication's failure, then
+    // its successor's success) reach the POS in the order they happened, so the last it hears is true.
+    orderingKey: `menu-events:${finished!.bindingId}`,
   });
 }
 

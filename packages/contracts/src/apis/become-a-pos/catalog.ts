@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partnerId } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
 import { LOCATIONS_OPERATION, MERCHANT_TOKEN_ERRORS } from './locations.ts';
 
@@ -60,10 +61,12 @@ export const WEEKDAYS = [
   'sunday',
 ] as const;
 
-const providerId = z.string().min(1).max(200);
+/** Your id of an object, or of a location: many POS number theirs, so a whole number is its decimal string. */
+const providerId = (description = 'Your id of the object it names.') => partnerId(description);
+const ownId = () => providerId('Your id of it, unique within its kind.');
 const ids = (what: string) =>
   z
-    .array(providerId)
+    .array(providerId())
     .optional()
     .meta({ description: `The \`provider_id\`s of its ${what}.` });
 const price = z
@@ -111,7 +114,7 @@ const overrides = {
   location_overrides: z
     .array(
       z.object({
-        location_id: providerId.meta({ description: 'Your `provider_id` of the location.' }),
+        location_id: providerId('Your `provider_id` of the location.'),
         price_amount: price.optional(),
         is_active: z.boolean().optional(),
       }),
@@ -119,7 +122,7 @@ const overrides = {
     .optional()
     .meta({ description: 'Per location: a price or availability that differs there.' }),
   menu_overrides: z
-    .array(z.object({ menu_id: providerId, price_amount: price }))
+    .array(z.object({ menu_id: providerId('The menu.'), price_amount: price }))
     .optional()
     .meta({ description: 'Per menu: the price on that menu.' }),
   dsp_price_amount_overrides: z
@@ -139,7 +142,7 @@ const deposit = price.optional().meta({ description: 'Container deposit, in the 
 
 export const CatalogCategory = z
   .object({
-    provider_id: providerId,
+    provider_id: ownId(),
     name: z.string().min(1),
     description: z.string().optional(),
     is_active: isActive,
@@ -149,7 +152,7 @@ export const CatalogCategory = z
 
 export const CatalogItemFamily = z
   .object({
-    provider_id: providerId,
+    provider_id: ownId(),
     name: z.string().min(1),
     description: z.string().optional(),
     is_active: isActive,
@@ -177,9 +180,9 @@ export const CatalogItemFamily = z
 
 export const CatalogItem = z
   .object({
-    provider_id: providerId,
+    provider_id: ownId(),
     name: z.string().min(1),
-    item_family_id: providerId.optional().meta({ description: 'The item family it is a size of.' }),
+    item_family_id: providerId('The item family it is a size of.').optional(),
     is_active: isActive,
     ...priced,
     sku: z.string().optional(),
@@ -198,14 +201,14 @@ export const CatalogModifierGroupRules = z
     maximum_unique_modifiers_allowed: z.number().int().nonnegative().optional(),
     amount_of_modifiers_free: z.number().int().nonnegative().optional(),
     default_modifier_quantities: z
-      .array(z.object({ modifier_id: providerId, quantity: z.number().int().nonnegative() }))
+      .array(z.object({ modifier_id: providerId('The modifier.'), quantity: z.number().int().nonnegative() }))
       .optional(),
   })
   .meta({ id: 'CatalogModifierGroupRules' });
 
 export const CatalogModifierGroup = z
   .object({
-    provider_id: providerId,
+    provider_id: ownId(),
     name: z.string().min(1),
     is_active: isActive,
     modifier_ids: ids('modifiers'),
@@ -215,7 +218,7 @@ export const CatalogModifierGroup = z
 
 export const CatalogModifier = z
   .object({
-    provider_id: providerId,
+    provider_id: ownId(),
     name: z.string().min(1),
     is_active: isActive,
     ...priced,
@@ -227,7 +230,7 @@ export const CatalogModifier = z
 
 export const CatalogMenu = z
   .object({
-    provider_id: providerId,
+    provider_id: ownId(),
     name: z.string().min(1),
     is_active: isActive,
     schedule: CatalogSchedule.optional(),
@@ -238,7 +241,7 @@ export const CatalogMenu = z
       .optional()
       .meta({ description: 'Close ordering the prep time before the schedule ends.' }),
     location_memberships: z
-      .array(providerId)
+      .array(providerId())
       .optional()
       .meta({ description: 'The locations (your `provider_id`s) that sell it; absent: every location.' }),
   })
@@ -246,7 +249,7 @@ export const CatalogMenu = z
 
 export const CatalogTax = z
   .object({
-    provider_id: providerId,
+    provider_id: ownId(),
     name: z.string().min(1),
     rate: z.number().meta({ description: 'Percent: `8.875` is 8.875 %.' }),
     is_inclusive: z.boolean().optional().meta({ description: 'Included in the prices.' }),
@@ -359,7 +362,9 @@ export const posGetCatalog = defineOperation({
 webhook, with \`X-Provider-Merchant-Id\` (the merchant account) and \`X-Provider-Location-Id\` (your id of the location),
 and builds every bound marketplace store's menu from it. Each object is checked on its own: a duplicate
 \`provider_id\` within a kind is dropped with a warning, a broken object is reported by kind, id and field
-(\`GET /menus/locations/{location_id}/catalog\`) and left out, and the rest is published.`,
+(\`GET /menus/locations/{location_id}/catalog\`) and left out, and the rest is published; so is an object naming one
+the catalog does not hold and cannot be sold without (a family's modifier group or tax), while a list naming one
+only loses that entry. Ids may be strings or whole numbers (\`1042\` is read as \`"1042"\`).`,
   tagDescriptions: { Catalog: 'Your catalog, from which the platform builds every marketplace menu.' },
   request: {
     headers: z.object({

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CATALOG } from '@stream/sandbox/catalog';
+import { call } from '../../test/http.ts';
+import { waitFor } from '../../test/wait.ts';
+import { newOrder, postDsp, postPos, startOrderWorld, type OrderWorld } from '../orders/testing.ts';
+import { streamIdOf } from './build.ts';
+import { idsOf } from './order-ids.ts';
+
+const line = { name: 'Horchata', quantity: 1, price: 450, currency: 'usd' };
+
+describe('idsOf', () => {
+  it('names the variation, its item, its category and every modifier and group, nested, each once', () => {
+    const ids = idsOf([
+      {
+        ...line,
+        id: 'itm',
+        item_id: 'ifm',
+        category_id: 'cat',
+        modifiers: [
+          {
+            id: 'mod',
+            modifier_group_id: 'mgr',
+            name: 'M',
+            quantity: 1,
+            price: 0,
+            currency: 'usd',
+            modifiers: [{ id: 'mod-2', modifier_group_id: 'mgr', name: 'N', quantity: 1, price: 0, currency: 'usd' }],
+          },
+        ],
+      },
+      { ...line, id: 'itm', category_id: 'cat' },
+    ]);
+    expect(ids).toEqual(['itm', 'ifm', 'cat', 'mod', 'mgr', 'mod-2']);
+  }); // prettier-ignore
+});
+
+describe('an order naming a category the POS turned off', () => {
+  let w: OrderWorld;
+  beforeAll(async () => {
+    w = await startOrderWorld();
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  const sid = (kind: 'category' | 'item' | 'item_family', id: string) => streamIdOf(w.locationId, kind, id);
+  const posEvents = () => w.pos.ofPath('/stream-pos/v1/events');
+  const turn = (is_active: boolean) =>
+    postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: {
+        location_id: w.posLocation,
+        object_id: 'cat-drinks',
+        object_type: 'category',
+        object_update: { is_active },
+      },
+    });
+  /** An order of one 16 oz horchata, from the category the DSP shows it in. */
+  const order = (categoryId: string) =>
+    postDsp(
+      w,
+      newOrder(w, {
+        items: [
+          {
+            ...line,
+            id: sid('item', 'itm-horchata-16'),
+            item_id: sid('item_family', 'fam-horchata'),
+            category_id: categoryId,
+          },
+        ],
+        subtotal: 450,
+      }),
+    );
+
+  it('fails items_unavailable as one naming a turned-off item does, until the category is on again', async () => {
+    w.pos.catalog = DEMO_CATALOG;
+    const published = await call('POST', `${w.url}/menus/locations/${w.locationId}/publish`, { token: w.token });
+    expect(published.status, published.text).toBe(202);
+    await waitFor(() => posEvents().find((e) => (e.body as { type: string }).type === 'menu.publish_success'), 20_000, 'the menu published');
+    w.pos.answer = (_, n) => ({ status: 200, body: { order: { provider_id: `pos-${n}` } } });
+    const drinks = sid('category', 'cat-drinks');
+
+    const events = posEvents().length;
+    expect((await turn(false)).status).toBe(204);
+    // The store's menu is published again without it; a DSP still showing the old one may order from it.
+    await waitFor(() => posEvents()[events], 20_000, 'the menu published without the category');
+    expect((await order(drinks)).body).toMatchObject({
+      status: 'failed',
+      failure_reason: 'items_unavailable',
+      failure_details: { invalid_item_ids: [drinks] },
+    });
+
+    const back = posEvents().length;
+    expect((await turn(true)).status).toBe(204);
+    await waitFor(() => posEvents()[back], 20_000, 'the menu published with the category');
+    expect((await order(drinks)).body.status).toBe('received');
+  }); // prettier-ignore
+});
