@@ -87,7 +87,7 @@ export const MenuPublication = z
     failure_reason: z.string().nullable(),
     cause: z.string().meta({
       description:
-        '`binding`, `catalog.updated`, `object.updated` (an object update named an object no published menu held, and the catalog pulled for it changed), `partner` or `operator`; for a failure that is no publish attempt, `object.updated` (an object update the store could not take) or `connection` (the DSP refused the binding).',
+        '`binding`, `catalog.updated`, `object.updated` (an object update named an object no published menu held, and the catalog pulled for it changed), `partner` or `operator`; for a failure that is no publish attempt, `object.updated` (an object update the store could not take) `connection` (the DSP refused the binding), or the cause of a catalog pull given up after its hour of retries (`MENU_FAILURE_UNKNOWN`).',
     }),
     catalog_version: z
       .number()
