@@ -168,16 +168,26 @@ function leaveOutWhatNeedsTheMissing(catalog: Catalog, problems: CatalogProblem[
       problems.push(missingEntry('modifier_group', group.provider_id, 'modifier_ids', 'modifier', id));
     group.modifier_ids = held;
   };
-  const checkModifier = (modifier: CatalogObjects['modifier']) => {
-    const missing = modifier.modifier_group_ids?.find((id) => !catalog.modifier_group.has(id));
-    if (missing !== undefined)
-      leaveOut(
-        'modifier',
-        modifier.provider_id,
-        'modifier_group_ids',
-        needs('modifier', 'modifier_group', missing),
-      );
+  /** Leaves the object out when its `field` names a `kind` the catalog does not hold; true if it did. */
+  const leftOutFor = (
+    from: CatalogKind,
+    id: string,
+    field: string,
+    ids: string[] | undefined,
+    kind: CatalogKind,
+  ) => {
+    const missing = ids?.find((entry) => !catalog[kind].has(entry));
+    if (missing !== undefined) leaveOut(from, id, field, needs(from, kind, missing));
+    return missing !== undefined;
   };
+  const checkModifier = (modifier: CatalogObjects['modifier']) =>
+    leftOutFor(
+      'modifier',
+      modifier.provider_id,
+      'modifier_group_ids',
+      modifier.modifier_group_ids,
+      'modifier_group',
+    );
   for (const group of [...catalog.modifier_group.values()]) checkGroup(group);
   for (const modifier of [...catalog.modifier.values()]) checkModifier(modifier);
   for (let next = gone.pop(); next; next = gone.pop()) {
@@ -193,18 +203,11 @@ function leaveOutWhatNeedsTheMissing(catalog: Catalog, problems: CatalogProblem[
       }
   }
   for (const family of [...catalog.item_family.values()]) {
-    const group = family.modifier_group_ids?.find((id) => !catalog.modifier_group.has(id));
-    const tax = family.is_tax_exempt ? undefined : family.tax_ids?.find((id) => !catalog.tax.has(id));
-    if (group !== undefined)
-      leaveOut(
-        'item_family',
-        family.provider_id,
-        'modifier_group_ids',
-        needs('item_family', 'modifier_group', group),
-      );
-    else if (tax !== undefined)
-      leaveOut('item_family', family.provider_id, 'tax_ids', needs('item_family', 'tax', tax));
-    else if (family.item_ids)
+    const leftOut = (field: 'modifier_group_ids' | 'tax_ids', kind: CatalogKind) =>
+      leftOutFor('item_family', family.provider_id, field, family[field], kind);
+    if (leftOut('modifier_group_ids', 'modifier_group')) continue;
+    if (!family.is_tax_exempt && leftOut('tax_ids', 'tax')) continue;
+    if (family.item_ids)
       family.item_ids = family.item_ids.filter((id) => {
         if (catalog.item.has(id)) return true;
         problems.push(missingEntry('item_family', family.provider_id, 'item_ids', 'item', id));
