@@ -4,7 +4,7 @@ import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import { newOrder, postDsp, postPos, startOrderWorld, type OrderWorld } from '../orders/testing.ts';
 import { streamIdOf } from './build.ts';
-import { idsOf } from './order-ids.ts';
+import { idsOf, unavailableOf } from './order-ids.ts';
 
 const line = { name: 'Horchata', quantity: 1, price: 450, currency: 'usd' };
 
@@ -32,6 +32,17 @@ describe('idsOf', () => {
     ]);
     expect(ids).toEqual(['itm', 'ifm', 'cat', 'mod', 'mgr', 'mod-2']);
   }); // prettier-ignore
+});
+
+describe('unavailableOf', () => {
+  it('names the items ordered from a turned-off category, each once, and any other id as it is', () => {
+    const items = [
+      { ...line, id: 'itm-1', category_id: 'cat' },
+      { ...line, id: 'itm-2', category_id: 'cat' },
+      { ...line, id: 'itm-3', category_id: 'other' },
+    ];
+    expect(unavailableOf(items, ['cat', 'itm-2', 'mod'])).toEqual(['itm-1', 'itm-2', 'mod']);
+  });
 });
 
 describe('an order naming a category the POS turned off', () => {
@@ -72,7 +83,7 @@ describe('an order naming a category the POS turned off', () => {
       }),
     );
 
-  it('fails items_unavailable as one naming a turned-off item does, until the category is on again', async () => {
+  it('fails items_unavailable naming the items ordered from it, as for a turned-off item, until the category is on again', async () => {
     w.pos.catalog = DEMO_CATALOG;
     const published = await call('POST', `${w.url}/menus/locations/${w.locationId}/publish`, { token: w.token });
     expect(published.status, published.text).toBe(202);
@@ -87,7 +98,7 @@ describe('an order naming a category the POS turned off', () => {
     expect((await order(drinks)).body).toMatchObject({
       status: 'failed',
       failure_reason: 'items_unavailable',
-      failure_details: { invalid_item_ids: [drinks] },
+      failure_details: { invalid_item_ids: [sid('item', 'itm-horchata-16')] },
     });
 
     const back = posEvents().length;

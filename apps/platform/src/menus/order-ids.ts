@@ -30,6 +30,19 @@ export function idsOf(items: readonly DspOrderItem[]): string[] {
   return [...ids];
 }
 
+/**
+ * The ids an order failing `items_unavailable` names to the DSP: a turned-off category stands for the
+ * items ordered from it, which the DSP can match to its lines; any other id is named as it is.
+ */
+export function unavailableOf(items: readonly DspOrderItem[], inactive: readonly string[]): string[] {
+  const named = new Set<string>();
+  for (const id of inactive) {
+    const ordered = items.filter((i) => i.category_id === id).map((i) => i.id);
+    for (const n of ordered.length ? ordered : [id]) named.add(n);
+  }
+  return [...named];
+}
+
 // An item is off when it is, or when its family is (a POS turns a family off and on as a whole).
 const LOOKUP = statement(
   'menu_items_lookup',

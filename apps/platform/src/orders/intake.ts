@@ -40,7 +40,7 @@ import {
 } from './records.ts';
 import { applyDspEvent, applyQueuedEvent, settle, type Settled } from './relay.ts';
 import { recordStoreStatus } from './store-status.ts';
-import { idsOf, menuIdsOf } from '../menus/order-ids.ts';
+import { idsOf, menuIdsOf, unavailableOf } from '../menus/order-ids.ts';
 import { toPosOrder } from './translate.ts';
 import { problemsMessage, validateDspOrder } from './validate.ts';
 
@@ -187,11 +187,12 @@ async function receiveNewOrder(
       itemIds: menu?.ids,
     });
     if (translated.ok && menu?.inactive.length) {
+      const unavailable = unavailableOf(valid.items, menu.inactive);
       failed = failure(
         'items_unavailable',
         'items turned off at the POS',
-        `These items are not available at the restaurant now: ${menu.inactive.join(', ')}.`,
-        menu.inactive,
+        `These items are not available at the restaurant now: ${unavailable.join(', ')}.`,
+        unavailable,
       );
     } else if (!translated.ok) {
       failed = failure(
