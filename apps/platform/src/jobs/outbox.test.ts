@@ -246,6 +246,18 @@ describe('outbox', () => {
     expect(server.received.filter((r) => r.path === '/expired')).toHaveLength(0);
   });
 
+  it('names the last attempt\'s error when the deadline passes before the next attempt', async () => {
+    // As a job whose attempt failed and whose retry was due after its deadline: the claim sends it dead.
+    const id = await platform.app.ctx.db.transaction(async (tx) => {
+      const jobId = await enqueue(tx, { kind: doomed, payload: { url: `${server.url}/expired-after-a-try` }, runAt: new Date(Date.now() - 120_000) });
+      await tx.update(jobs).set({ attempts: 1, lastError: 'HTTP 500 from the partner' }).where(eq(jobs.id, jobId));
+      return jobId;
+    });
+    const job = await settled(id);
+    expect(job.status).toBe('dead');
+    expect(job.lastError).toBe('The deadline passed before another attempt could start; the last attempt: HTTP 500 from the partner');
+  }); // prettier-ignore
+
   it("refuses a payload that does not match its kind's schema, writing nothing", async () => {
     const before = await platform.app.ctx.db.select().from(jobs);
     await expect(

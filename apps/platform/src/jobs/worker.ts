@@ -52,6 +52,8 @@ interface ClaimedRow {
   deadline_ms: number;
   /** No attempt may start: attempts used up (a crashed worker's last one) or the deadline passed. */
   expired: boolean;
+  /** An expired job's last attempt's error, which its death names (an onDead tells it on). */
+  last_error: string | null;
 }
 
 /** A job's success, fenced on (locked_by, attempts): a worker that lost the lease changes nothing. */
@@ -111,7 +113,8 @@ const CLAIM = statement(
    where jobs.id = picked.id
    returning jobs.id, jobs.kind, jobs.payload::text as payload, jobs.attempts, jobs.max_attempts,
      jobs.partner_id, jobs.ordering_key, (extract(epoch from jobs.deadline_at) * 1000)::float8 as deadline_ms,
-     (jobs.attempts > jobs.max_attempts or jobs.deadline_at <= now()) as expired`,
+     (jobs.attempts > jobs.max_attempts or jobs.deadline_at <= now()) as expired,
+     case when jobs.attempts > jobs.max_attempts or jobs.deadline_at <= now() then jobs.last_error end as last_error`,
 );
 
 /**
@@ -423,7 +426,7 @@ export function startWorker(ctx: AppContext, opts: WorkerOptions): Worker {
         const why =
           row.attempts > row.max_attempts
             ? `The worker running attempt ${row.max_attempts} of ${row.max_attempts} stopped before finishing it.`
-            : 'The deadline passed before another attempt could start.';
+            : `The deadline passed before another attempt could start${row.last_error ? `; the last attempt: ${row.last_error}` : '.'}`;
         return await fail(def, job, why, { permanent: true, attemptStarted: false });
       }
       if (!payload.success) {
