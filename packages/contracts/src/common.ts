@@ -71,8 +71,12 @@ export const ObjectId = z.string().min(1).max(64);
  */
 export const partnerId = (description: string, max = 200) =>
   z
-    .union([z.string().min(1).max(max), z.number().int()])
-    .transform(String)
+    .string()
+    .min(1)
+    .max(max)
+    // Only a number is transformed: a transform of the whole union costs a string id (by far the
+    // most common, and a 5,000-item catalog holds tens of thousands) twice the time and heap.
+    .or(z.number().int().transform(String))
     .meta({ description: `${description} A string, or a whole number (kept as its decimal string).` });
 
 export const Email = z.email().max(254);
