@@ -614,6 +614,23 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     return resolved;
   };
 
+  /**
+   * A category turned off is in no file, but in the mapping as off: a DSP still showing an older menu
+   * may order from it, and `menu_items` must refuse that as it does after an object update turning it off.
+   */
+  const off = new Set<string>();
+  const turnedOff = (categoryId: string) => {
+    if (off.has(categoryId)) return;
+    off.add(categoryId);
+    const record: ResolvedObject & { isActive: boolean } = {
+      id: streamId('category', categoryId),
+      kind: 'category',
+      providerId: categoryId,
+      isActive: false,
+    };
+    objects.push(record);
+  };
+
   for (const menu of menus) {
     const adjust = menu.should_adjust_for_prep_time === true;
     const schedule = weekOf(menu.schedule, adjust ? target.prepTimeMinutes : 0);
@@ -631,7 +648,8 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
     for (const categoryId of menu.category_ids ?? []) {
       const category = catalog.category.get(categoryId);
       if (!category) missing('category', categoryId, 'menu', menu.provider_id);
-      else if (isActive(category)) {
+      else if (!isActive(category)) turnedOff(categoryId);
+      else {
         const resolved = resolveCategory(categoryId);
         if (resolved.families.length > 0) categories.push(resolved);
       }

@@ -106,4 +106,26 @@ describe('an order naming a category the POS turned off', () => {
     await waitFor(() => posEvents()[back], 20_000, 'the menu published with the category');
     expect((await order(drinks)).body.status).toBe('received');
   }); // prettier-ignore
+
+  it('fails items_unavailable naming the items ordered from it when the catalog itself turns it off, as an object update does', async () => {
+    const publish = async (catalog: typeof DEMO_CATALOG) => {
+      w.pos.catalog = catalog;
+      const n = posEvents().length;
+      expect((await call('POST', `${w.url}/menus/locations/${w.locationId}/publish`, { token: w.token })).status).toBe(202);
+      expect((await waitFor(() => posEvents()[n], 20_000, 'the menu published')).body).toMatchObject({ type: 'menu.publish_success' });
+    };
+    const off = structuredClone(DEMO_CATALOG);
+    off.category!.find((c) => c.provider_id === 'cat-drinks')!.is_active = false;
+    try {
+      await publish(off);
+      expect((await order(sid('category', 'cat-drinks'))).body).toMatchObject({
+        status: 'failed',
+        failure_reason: 'items_unavailable',
+        failure_details: { invalid_item_ids: [sid('item', 'itm-horchata-16')] },
+      });
+    } finally {
+      await publish(DEMO_CATALOG);
+    }
+    expect((await order(sid('category', 'cat-drinks'))).body.status).toBe('received');
+  }); // prettier-ignore
 });
