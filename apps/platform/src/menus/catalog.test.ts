@@ -179,7 +179,7 @@ describe('what real POS serialisers send', () => {
 
   it('drops a price override for a platform it does not know with a warning, and keeps the object', () => {
     const { catalog, problems } = normalizeCatalog({
-      item: [
+      modifier: [
         {
           provider_id: 'i',
           name: 'I',
@@ -189,15 +189,15 @@ describe('what real POS serialisers send', () => {
         },
       ],
     });
-    expect(catalog.item.get('i')!.dsp_price_amount_overrides).toEqual([{ dsp: 'uber', price_amount: 110 }]);
+    expect(catalog.modifier.get('i')!.dsp_price_amount_overrides).toEqual([{ dsp: 'uber', price_amount: 110 }]);
     expect(problems).toEqual([
       {
         severity: 'warning',
-        kind: 'item',
+        kind: 'modifier',
         id: 'i',
         field: 'dsp_price_amount_overrides[0].dsp',
         message:
-          '"deliveroo" is not a delivery platform a price can be overridden for (doordash, uber, grubhub, chownow, flipdish); this override is dropped and the item keeps its other prices.',
+          '"deliveroo" is not a delivery platform a price can be overridden for (doordash, uber, grubhub, chownow, flipdish); this override is dropped and the modifier keeps its other prices.',
       },
     ]);
   }); // prettier-ignore
@@ -223,18 +223,18 @@ describe('what real POS serialisers send', () => {
 
   it('leaves out an object holding text the database cannot keep (NUL, a lone surrogate), naming the field, and keeps the rest', () => {
     const { catalog, problems } = normalizeCatalog({
-      item: [
+      modifier: [
         { provider_id: 'ok', name: 'Taco', price_amount: 100, price_currency: 'USD' },
         { provider_id: 'nul', name: 'Ta\u0000co', price_amount: 100, price_currency: 'USD' },
         { provider_id: 'half', name: 'Taco \ud800', price_amount: 100, price_currency: 'USD' },
       ],
     });
-    expect([...catalog.item.keys()]).toEqual(['ok']);
+    expect([...catalog.modifier.keys()]).toEqual(['ok']);
     expect(problems.map((p) => [p.severity, p.kind, p.id, p.field])).toEqual([
-      ['error', 'item', 'nul', 'name'],
-      ['error', 'item', 'half', 'name'],
+      ['error', 'modifier', 'nul', 'name'],
+      ['error', 'modifier', 'half', 'name'],
     ]);
-    expect(problems[0]!.message).toMatch(/^name: .+; the item is left out\.$/);
+    expect(problems[0]!.message).toMatch(/^name: .+; the modifier is left out\.$/);
     expect(() => JSON.stringify(storeCatalog(catalog))).not.toThrow();
   }); // prettier-ignore
   it('takes whole numbers for every id and reference, as their decimal strings, and builds the menu they name', () => {
@@ -312,5 +312,34 @@ describe('objects naming one the catalog does not hold (never sent, or left out 
     expect(catalog.category.get('cat')!.item_family_ids).toEqual(['fam-ok', 'fam-exempt']);
     expect(catalog.modifier_group.get('grp-ok')).toMatchObject({ modifier_ids: ['mod-ok'], rules: { default_modifier_quantities: [{ modifier_id: 'mod-ok', quantity: 1 }] } });
     expect(resolve(catalog, { locationId: 'loc_d', posLocationId: 'loc-1', platform: null, prepTimeMinutes: 15, maxModifierDepth: 3 }).rejections).toEqual([]);
+  }); // prettier-ignore
+
+  it('leaves out an item no family holds, saying why, as it would be on no menu; one a family lists needs no item_family_id', () => {
+    const priced = { price_amount: 100, price_currency: 'USD' };
+    const { catalog, problems } = normalizeCatalog({
+      category: [{ provider_id: 'cat', name: 'Cat', item_family_ids: ['fam', 'fam-group'] }],
+      item_family: [
+        { provider_id: 'fam', name: 'Fam', item_ids: ['itm-listed'] },
+        { provider_id: 'fam-group', name: 'Group', modifier_group_ids: ['grp-gone'] },
+      ],
+      item: [
+        { provider_id: 'itm-listed', name: 'Listed', ...priced },
+        { provider_id: 'itm-named', name: 'Named', item_family_id: 'fam', ...priced },
+        { provider_id: 'itm-none', name: 'None', ...priced },
+        { provider_id: 'itm-gone', name: 'Gone', item_family_id: 'fam-gone', ...priced },
+        // Its family is left out for a problem of its own: so is it.
+        { provider_id: 'itm-group', name: 'Group', item_family_id: 'fam-group', ...priced },
+      ],
+    });
+    expect(problems.map((p) => [p.severity, p.kind, p.id, p.field])).toEqual([
+      ['error', 'item_family', 'fam-group', 'modifier_group_ids'],
+      ['error', 'item', 'itm-none', 'item_family_id'],
+      ['error', 'item', 'itm-gone', 'item_family_id'],
+      ['error', 'item', 'itm-group', 'item_family_id'],
+      ['warning', 'category', 'cat', 'item_family_ids'],
+    ]);
+    expect(problems[1]!.message).toBe("No item family holds it, so no menu can show it: give it its item_family_id, or list it in a family's item_ids. The item is left out.");
+    expect(problems[2]!.message).toBe('It names item_family fam-gone, which the catalog does not hold (never sent, or left out for a problem of its own); the item is left out until you add it or remove the reference.');
+    expect([...catalog.item.keys()]).toEqual(['itm-listed', 'itm-named']);
   }); // prettier-ignore
 });

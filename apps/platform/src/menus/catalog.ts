@@ -130,7 +130,8 @@ export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: Ca
  * menu (MENU_CATALOG_MISMATCH) and the rest publishes. Left out in turn (an error), as they cannot be
  * sold as the POS means them: a modifier whose nested group is missing, a group left with fewer
  * modifiers than its minimum, a family whose modifier group or tax is missing (its choices or its tax
- * would not be the POS's). One left out can take others with it, so they are followed until none is.
+ * would not be the POS's), an item no family holds (its family missing, or none named or listing it).
+ * One left out can take others with it, so they are followed until none is.
  * A list naming a missing object only loses that entry (a warning): a group's modifiers, a family's
  * items here, the rest in `dropMissingEntries` once unsellable families are gone too.
  */
@@ -213,6 +214,19 @@ function leaveOutWhatNeedsTheMissing(catalog: Catalog, problems: CatalogProblem[
         problems.push(missingEntry('item_family', family.provider_id, 'item_ids', 'item', id));
         return false;
       });
+  }
+  // An item is sold only as a size of a family: one no family holds would be on no menu without a word.
+  const listed = new Set([...catalog.item_family.values()].flatMap((f) => f.item_ids ?? []));
+  for (const item of [...catalog.item.values()]) {
+    if (listed.has(item.provider_id)) continue;
+    if (item.item_family_id === undefined)
+      leaveOut(
+        'item',
+        item.provider_id,
+        'item_family_id',
+        "No item family holds it, so no menu can show it: give it its item_family_id, or list it in a family's item_ids. The item is left out.",
+      );
+    else leftOutFor('item', item.provider_id, 'item_family_id', [item.item_family_id], 'item_family');
   }
 }
 

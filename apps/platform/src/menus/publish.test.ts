@@ -198,10 +198,12 @@ describe('publishing a location menu', () => {
     expect(dry.body.catalog.problems[0]).toEqual(
       expect.objectContaining({ severity: 'error', kind: 'tax', id: broken.tax![0]!.provider_id, field: 'name' }),
     );
-    // The families taxed by it are left out with it (their tax would not be the POS's), each said; the rest stays.
-    const taxed = DEMO_CATALOG.item_family!.filter((f) => f.tax_ids?.includes(broken.tax![0]!.provider_id as string));
-    expect(dry.body.catalog.problems.filter((p: { field: string }) => p.field === 'tax_ids').map((p: { id: string }) => p.id)).toEqual(taxed.map((f) => f.provider_id));
-    expect(dry.body.catalog.counts.item).toBe(DEMO_CATALOG.item!.length);
+    // The families taxed by it are left out with it (their tax would not be the POS's), and their sizes with them, each said; the rest stays.
+    const taxed = DEMO_CATALOG.item_family!.filter((f) => f.tax_ids?.includes(broken.tax![0]!.provider_id as string)).map((f) => f.provider_id);
+    const sizes = DEMO_CATALOG.item!.filter((i) => taxed.includes(i.item_family_id!)).map((i) => i.provider_id);
+    const idsOf = (field: string) => dry.body.catalog.problems.filter((p: { field: string }) => p.field === field).map((p: { id: string }) => p.id);
+    expect([idsOf('tax_ids'), idsOf('item_family_id')]).toEqual([taxed, sizes]);
+    expect(dry.body.catalog.counts.item).toBe(DEMO_CATALOG.item!.length - sizes.length);
     for (const answer of [{ status: 503, body: {} }, { status: 200 }, { status: 200, body: [1, 2] }] as const) {
       w.pos.catalogAnswer = answer;
       const res = await api('POST', menus('dry-run'));
