@@ -195,6 +195,7 @@ describe('onboarding journey over real HTTP against the sandbox partners', () =>
         reason: null,
         change_time: expect.any(String),
         store_status: null,
+        last_undelivered: null,
       },
     ]);
     expect((await world.pos.connections()).map((c) => c.location_id)).toEqual(['loc-mission']);

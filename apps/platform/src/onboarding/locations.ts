@@ -442,6 +442,7 @@ async function readOrgLocations(
           reason: b.statusReason,
           change_time: b.changeTime.toISOString(),
           store_status: b.storeStatus,
+          last_undelivered: b.lastUndelivered,
         })),
       event_providers: providers.get(l.id) ?? [],
     })),

@@ -16,7 +16,7 @@ import type { Binding } from '../onboarding/bindings.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
 import { settleDelivery, deliveryGaveUp, type DeliveryResult } from './outcome.ts';
-import { sendCalls, type Order, type TimelineInput } from './records.ts';
+import { addTimeline, sendCalls, type Order, type TimelineInput } from './records.ts';
 
 /**
  * The two calls order routing makes, as outbox jobs: to the POS (`POST /stream-pos/v1/orders`) and
@@ -230,10 +230,7 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
   async handle(job, ctx) {
     const { store } = job.payload;
     const context = job.context as DspCallContext | undefined;
-    const bindingId =
-      context?.binding.id ??
-      job.payload.binding_id ??
-      (store && (await latestBindingOf(ctx.db, store.dsp_partner_id, store.store_id)));
+    const bindingId = context?.binding.id ?? (await bindingOfCall(ctx.db, job.payload));
     // A store never bound: the DSP has no grant to call; it learnt the outcome from the webhook's answer.
     if (!bindingId) return;
     const [found] = context ? [context] : await dspCallContext(ctx.db).execute({ id: bindingId });
@@ -253,7 +250,41 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
       permanentIfGrantUnusable(err);
     }
   },
+  // The DSP is not taking calls, so it cannot be told: the store's binding (which the merchant's
+  // partner reads in its locations) and the order's timeline say which event it never got.
+  async onDead(tx, job) {
+    const { order_id, event } = job.payload;
+    const bindingId = await bindingOfCall(tx, job.payload);
+    if (!bindingId) return;
+    const error = job.error.slice(0, 1000);
+    const lastUndelivered = {
+      type: event.type,
+      order_id: order_id ?? null,
+      at: new Date().toISOString(),
+      error,
+    };
+    const [binding] = await tx
+      .update(locationBindings)
+      .set({ lastUndelivered })
+      .where(eq(locationBindings.id, bindingId))
+      .returning({ dspPartnerId: locationBindings.dspPartnerId });
+    if (order_id && binding)
+      await addTimeline(tx, order_id, {
+        kind: 'gave_up',
+        type: event.type,
+        partnerId: binding.dspPartnerId,
+        detail: `The DSP was never delivered ${event.type}; the platform stopped retrying: ${error}`,
+      });
+  },
 });
+
+/** The binding a DSP call goes through: its own, or for an order of a store bound to nothing, the store's latest. */
+async function bindingOfCall(
+  db: DbOrTx,
+  { binding_id, store }: z.infer<typeof DspCallPayload>,
+): Promise<string | undefined> {
+  return binding_id ?? (store && (await latestBindingOf(db, store.dsp_partner_id, store.store_id)));
+}
 
 /** The POS is sent a new, updated or cancelled order (after the order's earlier POS calls). */
 export function posCallOf(order: Order, request: z.input<typeof PosOrderRequest>): OrderCall {

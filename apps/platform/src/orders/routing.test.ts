@@ -6,7 +6,7 @@ import { directCommands } from '../admin/commands.ts';
 import { rowsOf } from '../db/sql.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { PosOrder } from '@stream/contracts/apis/become-a-pos/index';
-import { ORDER_DELIVERY, sendStoreEventToDsp } from './calls.ts';
+import { DSP_EVENT_DELIVERY, ORDER_DELIVERY, sendStoreEventToDsp } from './calls.ts';
 import { ASYNC_CONFIRMATION } from './effects.ts';
 import {
   dspEvent,
@@ -481,6 +481,50 @@ describe('a new order', () => {
     expect(posCalls(w, id)).toHaveLength(1);
     expect(dspEvents(w, body.order.id)).toHaveLength(1);
   });
+});
+
+describe('a DSP down for good', () => {
+  it("is given up after its retries: the order's timeline and the store's binding show which event it never got", async () => {
+    const policy = { ...DSP_EVENT_DELIVERY };
+    // The deadline is read when an event is enqueued: this order's accept is retried only briefly.
+    DSP_EVENT_DELIVERY.deadlineMs = 300;
+    w.pos.answer = () => accept('pos-dsp-down');
+    w.dsp.answer = () => ({ status: 503, body: { error: 'down for maintenance' } });
+    try {
+      const { id, dspId } = await place();
+      await waitForStatus(w, id, 'accepted');
+      Object.assign(DSP_EVENT_DELIVERY, policy);
+      const entries = await waitFor(
+        async () => {
+          const res = await call('GET', `${w.url}/orders/${id}/timeline`, { token: w.token });
+          const all = res.body.entries as { kind: string; type: string; partner_id: string }[];
+          return all.some((e) => e.kind === 'gave_up') ? all : undefined;
+        },
+        10_000,
+        'the accept given up',
+      );
+      expect(entries.filter((e) => e.partner_id === w.dspPartner.partner_id && e.type === 'location.order.accept')).toEqual([
+        expect.objectContaining({ kind: 'sent', delivery: expect.objectContaining({ state: 'dead' }) }),
+        expect.objectContaining({
+          kind: 'gave_up',
+          detail: expect.stringMatching(/^The DSP was never delivered location\.order\.accept; the platform stopped retrying: .*503/),
+        }),
+      ]);
+      expect(dspEvents(w, dspId).length).toBeGreaterThan(0); // it was tried
+      const res = await call('GET', `${w.url}/onboarding/org/${w.orgId}/locations?location_id=${w.locationId}`, { token: w.token });
+      expect(res.body.locations[0].dsps[0].last_undelivered).toEqual({
+        type: 'location.order.accept',
+        order_id: id,
+        at: expect.any(String),
+        error: expect.stringContaining('503'),
+      });
+      // The order itself stays accepted: the POS has it; only the DSP never heard.
+      expect((await orderRow(w, id)).status).toBe('accepted');
+    } finally {
+      Object.assign(DSP_EVENT_DELIVERY, policy);
+      w.dsp.answer = () => ({ status: 200, body: {} });
+    }
+  }); // prettier-ignore
 });
 
 describe('failures before the POS', () => {

@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from '@stream/contracts/states';
-import type { OnboardingAddress } from '@stream/contracts/apis/partner/onboarding-locations';
+import type {
+  OnboardingAddress,
+  UndeliveredDspEvent,
+} from '@stream/contracts/apis/partner/onboarding-locations';
 import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 
 /** A DSP `store_status_update`, as recorded on the binding (times in epoch ms). */
@@ -111,6 +114,8 @@ export const locationBindings = pgTable(
     dspConnected: boolean('dsp_connected').notNull().default(false),
     /** The store's status as the DSP last said (`store_status_update`); null: never said. */
     storeStatus: jsonb('store_status').$type<StoreStatus>(),
+    /** The last event for the store the platform gave up delivering to the DSP (`orders.dsp` dead). */
+    lastUndelivered: jsonb('last_undelivered').$type<UndeliveredDspEvent>(),
     changeTime: timestamptz('change_time').notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -108,6 +108,22 @@ export const BoundLocationList = z
 /** An org location's status; the machine is `ORG_LOCATION_STATES`. */
 export const OrgLocationStatus = statusEnum(ORG_LOCATION_STATES);
 
+export const UndeliveredDspEvent = z
+  .object({
+    type: z.string().meta({
+      description:
+        'The event: `location.order.accept`, `location.order.fail`, `location.order.notify_status_change`, `location.order.cancel`, `location.pause`, `location.resume` or `location.update`.',
+    }),
+    order_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The order's id (`ord_…`) for an order event; null for a store event." }),
+    at: z.iso.datetime().meta({ description: 'When the platform gave up.' }),
+    error: z.string().meta({ description: "The last attempt's error." }),
+  })
+  .meta({ id: 'UndeliveredDspEvent', description: 'An event the DSP store was never delivered.' });
+export type UndeliveredDspEvent = z.infer<typeof UndeliveredDspEvent>;
+
 export const OrgLocationDsp = z
   .object({
     _id: ObjectId.meta({ description: 'The binding id.' }),
@@ -131,6 +147,10 @@ export const OrgLocationDsp = z
       .meta({
         description: "The store's status as the DSP last reported it (`store_status_update`); null: never.",
       }),
+    last_undelivered: UndeliveredDspEvent.nullable().meta({
+      description:
+        "The last event for this store the platform gave up delivering to the DSP (after an hour of retries, or at once when the merchant's grant must be renewed); null when none was. The order's timeline holds every attempt.",
+    }),
   })
   .meta({ id: 'OrgLocationDsp' });
 
@@ -379,6 +399,7 @@ export const listOrgLocations = defineOperation({
                 reason: null,
                 change_time: EXAMPLE.createdAt,
                 store_status: null,
+                last_undelivered: null,
               },
             ],
             event_providers: [],

@@ -1,0 +1,1 @@
+ALTER TABLE "location_bindings" ADD COLUMN "last_undelivered" jsonb;
