@@ -191,6 +191,38 @@ describe('checks before publish', () => {
   });
 });
 
+describe('MENU_BLANK', () => {
+  const reasonOf = (raw: PosCatalog) => {
+    const { catalog, problems } = normalizeCatalog(raw);
+    return resolve(catalog, target, problems).rejections.map((r) => [r.code, r.reason]);
+  };
+
+  it('says to add item families when the categories list none', () => {
+    expect(reasonOf(broken((c) => c.category.forEach((cat) => (cat.item_family_ids = []))))).toEqual([
+      [
+        'MENU_BLANK',
+        'The menus assigned to the location hold no item: add item families to their categories.',
+      ],
+    ]);
+  });
+
+  it('says to fix the item families the categories list when every one was left out for a problem', () => {
+    // Every family is taxed by a broken tax (left out with it), once the veggie taco is in no category.
+    const allLeftOut = broken((c) => {
+      (c.tax[0] as { rate: unknown }).rate = 'eight';
+      c.category[0]!.item_family_ids!.pop();
+    });
+    expect(reasonOf(allLeftOut)).toEqual([
+      ['MENU_BLANK', "The menus assigned to the location hold no item: the 5 item families their categories list were left out for a problem or never sent: fix them as the catalog's problems say."],
+    ]);
+    const one = broken((c) => {
+      c.menu.forEach((m) => (m.category_ids = ['cat-bowls']));
+      c.item_family.find((f) => f.provider_id === 'fam-bowl')!.modifier_group_ids = ['grp-gone'];
+    });
+    expect(reasonOf(one)[0]![1]).toBe("The menus assigned to the location hold no item: the 1 item family their categories list was left out for a problem or never sent: fix it as the catalog's problems say.");
+  }); // prettier-ignore
+});
+
 describe('objects naming one the catalog does not hold', () => {
   const dangling = broken((c) => {
     c.menu[0]!.category_ids!.push('cat-gone');

@@ -11,7 +11,14 @@ import type {
   CatalogSchedule,
 } from '@stream/contracts/apis/become-a-pos/catalog';
 import type { MenuFailureCode } from '@stream/contracts/apis/become-a-pos/menu-events';
-import { isActive, itemsByFamily, nextHoliday, recursYearly, type Catalog } from './catalog.ts';
+import {
+  isActive,
+  itemsByFamily,
+  nextHoliday,
+  recursYearly,
+  type Catalog,
+  type CatalogProblem,
+} from './catalog.ts';
 
 /**
  * A POS location's catalog -> one DSP store's menu file, v1 (nested) or v2 (flat), as pure functions,
@@ -284,7 +291,12 @@ function emptyResolved(target: MenuTarget, objects: ResolvedObject[]): Resolved 
   };
 }
 
-export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
+/** `problems`: the catalog's, which say why a menu may hold nothing (see MENU_BLANK). */
+export function resolve(
+  catalog: Catalog,
+  target: MenuTarget,
+  problems: readonly CatalogProblem[] = [],
+): Resolved {
   const streamId = (kind: CatalogKind, id: string) => streamIdOf(target.locationId, kind, id);
   // Taxes and menus are named by many objects: their stream_ids are hashed once per build.
   // (Every other record is made once, by provider_id, and hashes its own.)
@@ -672,12 +684,30 @@ export function resolve(catalog: Catalog, target: MenuTarget): Resolved {
   if (menus.length > 0 && out.items.length === 0)
     rejections.set('MENU_BLANK', {
       code: 'MENU_BLANK',
-      reason: 'The menus assigned to the location hold no item: add item families to their categories.',
+      reason: blankReason(made.category, problems),
       objects: menus.map((m) => ({ kind: 'menu' as const, id: m.provider_id })),
     });
   if (currency !== undefined) out.currency = currency.toLowerCase();
   out.rejections = [...rejections.values()];
   return out;
+}
+
+/**
+ * Why the menus hold no item. When the active categories they serve listed item families the catalog
+ * left out (each entry dropped with a warning on the category), adding families is not the fix: fixing
+ * those is. (A warning names the family, so one listed by two categories counts once.)
+ */
+function blankReason(categories: ReadonlyMap<string, unknown>, problems: readonly CatalogProblem[]) {
+  const dropped = new Set(
+    problems
+      .filter((p) => p.kind === 'category' && p.field === 'item_family_ids' && categories.has(p.id ?? ''))
+      .map((p) => p.message),
+  ).size;
+  if (dropped === 0)
+    return 'The menus assigned to the location hold no item: add item families to their categories.';
+  const [families, were, them] =
+    dropped === 1 ? ['item family', 'was', 'it'] : ['item families', 'were', 'them'];
+  return `The menus assigned to the location hold no item: the ${dropped} ${families} their categories list ${were} left out for a problem or never sent: fix ${them} as the catalog's problems say.`;
 }
 
 export function toV1(r: Resolved): MenuFileV1 {

@@ -744,6 +744,26 @@ describe('publishing a location menu', () => {
     }
   }); // prettier-ignore
 
+  it('tells the POS a menu left blank by item families left out for problems of their own to fix those (MENU_BLANK)', async () => {
+    w.pos.catalog = {
+      menu: [{ provider_id: 'menu', name: 'Menu', schedule: { monday: ['11:00-15:00'] }, category_ids: ['cat'] }],
+      category: [{ provider_id: 'cat', name: 'Cat', item_family_ids: ['fam-nocur', 'fam-lower'] }],
+      item_family: [
+        { provider_id: 'fam-nocur', name: 'No currency', price_amount: 100 },
+        { provider_id: 'fam-lower', name: 'Lower case', price_amount: 100, price_currency: 'usd' },
+      ],
+    };
+    try {
+      expect(await publish(posEvents().length + 1)).toMatchObject({
+        type: 'menu.publish_failure',
+        data: { failure_code: 'MENU_BLANK', failure_reason: "The menus assigned to the location hold no item: the 2 item families their categories list were left out for a problem or never sent: fix them as the catalog's problems say." },
+      });
+    } finally {
+      w.pos.catalog = DEMO_CATALOG;
+    }
+    expect(await publish(posEvents().length + 1)).toMatchObject({ type: 'menu.publish_success' });
+  }); // prettier-ignore
+
   it('records a failed publication of each store, told to the POS, for a catalog pull the POS fails past its retries', async () => {
     const saved = { ...MENU_INGEST };
     Object.assign(MENU_INGEST, { deadlineMs: 1_500, backoff: { baseMs: 50, maxMs: 200 } });

@@ -333,7 +333,8 @@ async function startPublication(
   cause: string,
 ): Promise<Publication | undefined> {
   const target = targetOf(store.location, store.dsp);
-  const resolved = resolve((await catalogAsSaid(db, store.location, catalog)).catalog, target);
+  const said = await catalogAsSaid(db, store.location, catalog);
+  const resolved = resolve(said.catalog, target, said.problems);
   const [rejection] = resolved.rejections;
   const file = fileOf(resolved, target.form);
   const [open] = await db

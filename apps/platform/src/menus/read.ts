@@ -57,11 +57,11 @@ export async function dryRun(ctx: AppContext, auth: PartnerAuth, locationId: str
   const row = await pullCatalog(ctx, location).catch((err: unknown) => {
     throw asPartnerFailure(err);
   });
-  const { catalog } = await catalogAsSaid(ctx.db, location, row);
+  const { catalog, problems } = await catalogAsSaid(ctx.db, location, row);
   const stores: z.input<typeof MenuDryRun>[] = [];
   for (const { binding, dsp } of await storesOf(ctx.db, location.id)) {
     const target = targetOf(location, dsp);
-    const resolved = resolve(catalog, target);
+    const resolved = resolve(catalog, target, problems);
     const file = fileOf(resolved, target.form);
     const last = await lastPublished(ctx.db, binding.id);
     stores.push({

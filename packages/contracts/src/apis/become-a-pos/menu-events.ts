@@ -10,7 +10,7 @@ import { MERCHANT_TOKEN_ERRORS } from './locations.ts';
 /** Every menu publish failure code, with when it occurs: the docs' table is generated from this. */
 export const MENU_FAILURE_CODES = {
   MENU_BLANK:
-    'The menu file would hold no item: every menu is empty, inactive or not served at the location.',
+    "The menu file would hold no item: every menu is empty, inactive or not served at the location. When its categories list item families that were all left out for a problem (or never sent), the reason says how many: fix them as the catalog's problems say.",
   NO_MENUS_ASSIGNED: 'The catalog assigns no menu to the location (`location_memberships` leaves it out).',
   MENU_SCHEDULE_MISSING:
     'A menu has no opening hours on any day (or only ranges that are not `HH:mm-HH:mm`).',
