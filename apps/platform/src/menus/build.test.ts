@@ -242,7 +242,7 @@ describe('objects naming one the catalog does not hold', () => {
     expect(toV2(r)).toEqual(toV2(build(withoutCarnitas)));
   });
 
-  it('are refused (MENU_CATALOG_MISMATCH) only in a catalog version stored before it was normalised so', () => {
+  it('are refused (MENU_CATALOG_MISMATCH) only in a catalog not settled (a stored version is, as it is read)', () => {
     const { rejections } = resolve(loadCatalog(dangling as StoredCatalog), target);
     expect(rejections.map((r) => [r.code, r.objects])).toEqual([
       [

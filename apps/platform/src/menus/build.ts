@@ -313,8 +313,8 @@ export function resolve(
     rejections.set(code, r);
     r.objects.push({ kind, id });
   };
-  // A catalog normalised now names only objects it holds (`normalizeCatalog` leaves out or drops the
-  // rest, each with its problem): this refuses a version stored before it did, never a fresh pull.
+  // A catalog as pulled or read names only objects it holds (`settleReferences` leaves out or drops the
+  // rest, each with its problem, even in a version stored before it did): this is a guard.
   const missing = (kind: CatalogKind, id: string, from: CatalogKind, fromId: string) =>
     reject(
       'MENU_CATALOG_MISMATCH',

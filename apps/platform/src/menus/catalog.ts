@@ -117,11 +117,25 @@ export function normalizeCatalog(raw: unknown): { catalog: Catalog; problems: Ca
       addObject(catalog, problems, kind, list[index] as unknown, index);
   }
   warnUnknownKinds(body, problems);
+  settleReferences(catalog, problems);
+  warnUncategorisedFamilies(catalog, problems);
+  return { catalog, problems };
+}
+
+/**
+ * What `normalizeCatalog` does about references to objects the catalog does not hold, each settled
+ * with its problem. It changes no object (one it must change is replaced by a copy), so it can run on a
+ * stored version as it is read (`catalogOf`); on one stored since it was part of normalising, it finds nothing.
+ */
+export function settleReferences(catalog: Catalog, problems: CatalogProblem[]) {
   leaveOutWhatNeedsTheMissing(catalog, problems);
   dropUnsellableFamilies(catalog, problems);
   dropMissingEntries(catalog, problems);
-  warnUncategorisedFamilies(catalog, problems);
-  return { catalog, problems };
+}
+
+/** `object` in `map` replaced by a copy with `changes` (a stored catalog's objects are never changed). */
+function replace<T extends { provider_id: string }>(map: Map<string, T>, object: T, changes: Partial<T>) {
+  map.set(object.provider_id, { ...object, ...changes });
 }
 
 /**
@@ -167,7 +181,7 @@ function leaveOutWhatNeedsTheMissing(catalog: Catalog, problems: CatalogProblem[
       );
     for (const id of listed.filter((m) => !catalog.modifier.has(m)))
       problems.push(missingEntry('modifier_group', group.provider_id, 'modifier_ids', 'modifier', id));
-    group.modifier_ids = held;
+    replace(catalog.modifier_group, group, { modifier_ids: held });
   };
   /** Leaves the object out when its `field` names a `kind` the catalog does not hold; true if it did. */
   const leftOutFor = (
@@ -208,12 +222,13 @@ function leaveOutWhatNeedsTheMissing(catalog: Catalog, problems: CatalogProblem[
       leftOutFor('item_family', family.provider_id, field, family[field], kind);
     if (leftOut('modifier_group_ids', 'modifier_group')) continue;
     if (!family.is_tax_exempt && leftOut('tax_ids', 'tax')) continue;
-    if (family.item_ids)
-      family.item_ids = family.item_ids.filter((id) => {
-        if (catalog.item.has(id)) return true;
-        problems.push(missingEntry('item_family', family.provider_id, 'item_ids', 'item', id));
-        return false;
-      });
+    const items = family.item_ids?.filter((id) => {
+      if (catalog.item.has(id)) return true;
+      problems.push(missingEntry('item_family', family.provider_id, 'item_ids', 'item', id));
+      return false;
+    });
+    if (items && items.length < family.item_ids!.length)
+      replace(catalog.item_family, family, { item_ids: items });
   }
   // An item is sold only as a size of a family: one no family holds would be on no menu without a word.
   const listed = new Set([...catalog.item_family.values()].flatMap((f) => f.item_ids ?? []));
@@ -237,21 +252,25 @@ function dropMissingEntries(catalog: Catalog, problems: CatalogProblem[]) {
     problems.push(missingEntry(from, id, field, kind, entry));
     return false;
   };
-  for (const menu of catalog.menu.values())
-    if (menu.category_ids)
-      menu.category_ids = menu.category_ids.filter(
-        held('category', 'menu', menu.provider_id, 'category_ids'),
-      );
-  for (const category of catalog.category.values())
-    if (category.item_family_ids)
-      category.item_family_ids = category.item_family_ids.filter(
-        held('item_family', 'category', category.provider_id, 'item_family_ids'),
-      );
+  for (const menu of catalog.menu.values()) {
+    const kept = menu.category_ids?.filter(held('category', 'menu', menu.provider_id, 'category_ids'));
+    if (kept && kept.length < menu.category_ids!.length) replace(catalog.menu, menu, { category_ids: kept });
+  }
+  for (const category of catalog.category.values()) {
+    const kept = category.item_family_ids?.filter(
+      held('item_family', 'category', category.provider_id, 'item_family_ids'),
+    );
+    if (kept && kept.length < category.item_family_ids!.length)
+      replace(catalog.category, category, { item_family_ids: kept });
+  }
   for (const group of catalog.modifier_group.values()) {
-    const defaults = group.rules?.default_modifier_quantities;
+    const { rules } = group;
+    const defaults = rules?.default_modifier_quantities;
     if (!defaults) continue;
     const keep = held('modifier', 'modifier_group', group.provider_id, 'rules.default_modifier_quantities');
-    group.rules!.default_modifier_quantities = defaults.filter((d) => keep(d.modifier_id));
+    const kept = defaults.filter((d) => keep(d.modifier_id));
+    if (kept.length < defaults.length)
+      replace(catalog.modifier_group, group, { rules: { ...rules, default_modifier_quantities: kept } });
   }
 }
 

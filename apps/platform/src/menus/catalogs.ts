@@ -14,6 +14,7 @@ import {
   KINDS,
   loadCatalog,
   normalizeCatalog,
+  settleReferences,
   storeCatalog,
   type Catalog,
   type CatalogProblem,
@@ -105,15 +106,25 @@ export async function latestCatalog(db: DbOrTx, locationId: string): Promise<Cat
   return row;
 }
 
-export const catalogOf = (row: CatalogRow): Catalog => loadCatalog(row.catalog as unknown as StoredCatalog);
+/**
+ * A stored version as the catalog it is, with its problems. Its references are settled again as it is
+ * read: a version stored before normalising settled them would otherwise fail every publication made
+ * without a pull (MENU_CATALOG_MISMATCH) until the next one; in a newer one this finds nothing.
+ */
+export function catalogOf(row: CatalogRow): { catalog: Catalog; problems: CatalogProblem[] } {
+  const catalog = loadCatalog(row.catalog as unknown as StoredCatalog);
+  const problems = [...(row.problems as CatalogProblem[])];
+  settleReferences(catalog, problems);
+  return { catalog, problems };
+}
 
 export function catalogVersionOf(row: CatalogRow): z.input<typeof CatalogVersion> {
-  const stored = row.catalog as unknown as StoredCatalog;
+  const { catalog, problems } = catalogOf(row);
   return {
     location_id: row.locationId,
     version: row.version,
     fetched_at: row.fetchedAt.toISOString(),
-    counts: Object.fromEntries(KINDS.map((k) => [k, stored[k]?.length ?? 0])),
-    problems: row.problems as CatalogProblem[],
+    counts: Object.fromEntries(KINDS.map((k) => [k, catalog[k].size])),
+    problems,
   };
 }

@@ -9,7 +9,7 @@ import { rowsOf } from '../db/sql.ts';
 import type { OrgLocation } from '../onboarding/bindings.ts';
 import { sendStoreEventToDsp } from '../orders/calls.ts';
 import { activeAt, familyVariation, streamIdOf } from './build.ts';
-import type { Catalog, CatalogProblem } from './catalog.ts';
+import type { Catalog } from './catalog.ts';
 import { catalogOf, type CatalogRow } from './catalogs.ts';
 import { objectsOf } from './diff.ts';
 import {
@@ -241,9 +241,8 @@ export function withUpdates(
  * its problems (a blank menu's reason points at them).
  */
 export async function catalogAsSaid(db: DbOrTx, location: OrgLocation, row: CatalogRow) {
-  const catalog = catalogOf(row);
+  const { catalog, problems } = catalogOf(row);
   const updates = await standingUpdates(db, location, row, catalog);
-  const problems = row.problems as CatalogProblem[];
   return { catalog: withUpdates(catalog, updates, location.providerId), updates, problems };
 }
 

@@ -764,6 +764,40 @@ describe('publishing a location menu', () => {
     expect(await publish(posEvents().length + 1)).toMatchObject({ type: 'menu.publish_success' });
   }); // prettier-ignore
 
+  it('publishes a catalog version stored before references to missing objects were settled, settling them as it is read (no MENU_CATALOG_MISMATCH)', async () => {
+    const db = w.platform.app.ctx.db;
+    // Stored as normalising kept it then: a category naming a family never sent, a family a tax never sent.
+    const old = structuredClone(DEMO_CATALOG);
+    old.item!.find((i) => i.provider_id === 'itm-bowl-regular')!.price_amount = 1175;
+    old.category!.find((c) => c.provider_id === 'cat-bowls')!.item_family_ids!.push('fam-gone');
+    old.item_family!.find((f) => f.provider_id === 'fam-horchata')!.tax_ids!.push('tax-gone');
+    const [{ version }] = rowsOf<{ version: number }>(await db.execute(sql`select max(version) as version from catalogs where location_id = ${w.locationId}`)) as [{ version: number }];
+    await db.execute(sql`insert into catalogs (id, location_id, version, catalog, problems, digest)
+      values ('ctlg_unsettled', ${w.locationId}, ${version + 1}, ${JSON.stringify(old)}::jsonb, '[]'::jsonb, 'unsettled')`);
+    try {
+      // A category update publishes the latest version again, without a pull.
+      const n = posEvents().length + 1;
+      const turned = await postPos(w, { type: 'location.catalog.object.updated', object: { location_id: w.posLocation, object_id: 'cat-bowls', object_type: 'category', object_update: { is_active: true } } });
+      expect(turned.status).toBe(204);
+      expect(await waitFor(() => posEvents()[n - 1], 20_000, 'the publication')).toMatchObject({ type: 'menu.publish_success' });
+      const file = (await call('GET', (publishes().at(-1)!.body as { download_url: string }).download_url)).body;
+      expect(objectIn(file, streamIdOf(w.locationId, 'item', 'itm-bowl-regular'))).toMatchObject({ price: 1175 });
+      expect(objectIn(file, streamIdOf(w.locationId, 'item_family', 'fam-horchata'))).toBeUndefined();
+      // Said as a fresh pull says it.
+      const { problems } = (await api('GET', menus('catalog'))).body.catalog;
+      expect(problems.map((p: Record<string, string>) => [p.severity, p.kind, p.id, p.field])).toEqual([
+        ['error', 'item_family', 'fam-horchata', 'tax_ids'],
+        ['error', 'item', 'itm-horchata-16', 'item_family_id'],
+        ['error', 'item', 'itm-horchata-24', 'item_family_id'],
+        ['warning', 'category', 'cat-bowls', 'item_family_ids'],
+        ['warning', 'category', 'cat-drinks', 'item_family_ids'],
+      ]);
+    } finally {
+      w.pos.catalog = DEMO_CATALOG;
+      await publish(posEvents().length + 1);
+    }
+  }); // prettier-ignore
+
   it('records a failed publication of each store, told to the POS, for a catalog pull the POS fails past its retries', async () => {
     const saved = { ...MENU_INGEST };
     Object.assign(MENU_INGEST, { deadlineMs: 1_500, backoff: { baseMs: 50, maxMs: 200 } });

@@ -15,7 +15,7 @@ export const MENU_FAILURE_CODES = {
   MENU_SCHEDULE_MISSING:
     'A menu has no opening hours on any day (or only ranges that are not `HH:mm-HH:mm`).',
   MENU_CATALOG_MISMATCH:
-    'An object names an id the catalog does not hold (a category, item family, item, modifier group, modifier or tax): only for a catalog stored before such references were settled when it is read (today one is left out, or its list entry dropped, with a problem on the catalog).',
+    'An object names an id the catalog does not hold (a category, item family, item, modifier group, modifier or tax). Not met today: such a reference is settled as the catalog is read (the object left out, or its list entry dropped, with a problem on the catalog), even in a version stored before that was done.',
   MENU_ITEMS_PRICE_TOO_HIGH:
     'An item or modifier costs more than the DSP accepts (100,000.00 in any currency).',
   TAX_RATE_TOO_HIGH: 'A tax rate is above 100 %.',
