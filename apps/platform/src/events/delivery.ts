@@ -5,7 +5,7 @@ import { callOperation } from '../connectors/call.ts';
 import { recordOutcome } from '../jobs/circuit.ts';
 import { defineDeadlineJobKind, PermanentJobError } from '../jobs/kinds.ts';
 import type { OrderCall } from '../orders/calls.ts';
-import { addTimeline, type Order } from '../orders/records.ts';
+import { addGaveUp, type Order } from '../orders/records.ts';
 import { findPartner, webhookSecretOf } from '../partners/service.ts';
 import { eventOf, orderEventOf } from './order-event.ts';
 import { recordUndelivered } from './subscriptions.ts';
@@ -49,11 +49,11 @@ export const eventDelivery = defineDeadlineJobKind<z.infer<typeof Payload>, void
   async onDead(tx, job) {
     const { provider_id, event } = job.payload;
     const error = job.error.slice(0, 1000);
-    await addTimeline(tx, event.reference_id, {
-      kind: 'gave_up',
+    await addGaveUp(tx, event.reference_id, {
       type: event.type,
       partnerId: provider_id,
-      detail: `The event provider was never delivered ${event.type}; the platform stopped retrying: ${error}`,
+      who: 'The event provider',
+      error,
     });
     await recordUndelivered(tx, event.location_id, provider_id, {
       order_id: event.reference_id,

@@ -431,6 +431,7 @@ async function readOrgLocations(
         paused_until: l.pausedUntil?.toISOString() ?? null,
         offline_since: l.offlineSince?.toISOString() ?? null,
       },
+      last_undelivered: l.lastUndelivered,
       dsps: bindings
         .filter(({ b }) => b.locationId === l.id)
         .map(({ b, source: dspSource }) => ({

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { DspEvent, dspReceiveEvent } from '@stream/contracts/apis/become-a-dsp/index';
 import { PosOrderRequest, posReceiveOrder } from '@stream/contracts/apis/become-a-pos/index';
+import type { UndeliveredCall } from '@stream/contracts/apis/partner/onboarding-locations';
 import type { DbOrTx } from '../db/client.ts';
 import { prepared } from '../db/prepared.ts';
 import { integrations, locationBindings, orders, orgLocations, partners } from '../db/schema/index.ts';
@@ -16,7 +17,7 @@ import type { Binding } from '../onboarding/bindings.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
 import { settleDelivery, deliveryGaveUp, type DeliveryResult } from './outcome.ts';
-import { addTimeline, sendCalls, type Order, type TimelineInput } from './records.ts';
+import { addGaveUp, findOrder, sendCalls, type Order, type TimelineInput } from './records.ts';
 
 /**
  * The two calls order routing makes, as outbox jobs: to the POS (`POST /stream-pos/v1/orders`) and
@@ -194,10 +195,38 @@ const posCallDef: Omit<
   async settle(db, job, result) {
     if (job.payload.request.type === 'order.created') await settleDelivery(db, result, job.finish);
   },
+  // A new order given up is failed `unknown` for the DSP. An update or a cancellation given up cannot
+  // be told to the POS: the order's timeline and its location (which the merchant's partner reads
+  // in its locations) say which the kitchen never heard.
   async onDead(tx, job) {
-    if (job.payload.request.type === 'order.created') await deliveryGaveUp(tx, job);
+    const { order_id, request } = job.payload;
+    if (request.type === 'order.created') return deliveryGaveUp(tx, job);
+    const order = await findOrder(tx, order_id);
+    if (!order?.locationId) return;
+    const error = job.error.slice(0, 1000);
+    const [location] = await tx
+      .update(orgLocations)
+      .set({ lastUndelivered: undeliveredOf(request.type, order_id, error) })
+      .where(eq(orgLocations.id, order.locationId))
+      .returning({ integrationId: orgLocations.integrationId });
+    const [pos] = location
+      ? await tx
+          .select({ partnerId: integrations.sourcePartnerId })
+          .from(integrations)
+          .where(eq(integrations.id, location.integrationId))
+      : [];
+    if (pos)
+      await addGaveUp(tx, order_id, { type: request.type, partnerId: pos.partnerId, who: 'The POS', error });
   },
 };
+
+/** A call given up, as a location or a binding shows it (`last_undelivered`). */
+const undeliveredOf = (type: string, orderId: string | null, error: string): UndeliveredCall => ({
+  type,
+  order_id: orderId,
+  at: new Date().toISOString(),
+  error,
+});
 export const posCall = defineDeadlineJobKind(ORDER_DELIVERY, { kind: 'orders.pos', ...posCallDef });
 export const posUpdateCall = defineDeadlineJobKind(POS_UPDATE_DELIVERY, {
   kind: 'orders.pos-update',
@@ -257,23 +286,18 @@ export const dspCall = defineDeadlineJobKind<z.infer<typeof DspCallPayload>, voi
     const bindingId = await bindingOfCall(tx, job.payload);
     if (!bindingId) return;
     const error = job.error.slice(0, 1000);
-    const lastUndelivered = {
-      type: event.type,
-      order_id: order_id ?? null,
-      at: new Date().toISOString(),
-      error,
-    };
+    const lastUndelivered = undeliveredOf(event.type, order_id ?? null, error);
     const [binding] = await tx
       .update(locationBindings)
       .set({ lastUndelivered })
       .where(eq(locationBindings.id, bindingId))
       .returning({ dspPartnerId: locationBindings.dspPartnerId });
     if (order_id && binding)
-      await addTimeline(tx, order_id, {
-        kind: 'gave_up',
+      await addGaveUp(tx, order_id, {
         type: event.type,
         partnerId: binding.dspPartnerId,
-        detail: `The DSP was never delivered ${event.type}; the platform stopped retrying: ${error}`,
+        who: 'The DSP',
+        error,
       });
   },
 });

@@ -107,6 +107,24 @@ export async function addTimeline(tx: DbOrTx, orderId: string, ...entries: Timel
 }
 
 /**
+ * The `gave_up` entry of a call about the order the platform stopped retrying: whom (`who`, as a
+ * sentence names it: 'The DSP'), what, and the last attempt's error. Its `sent` entry's delivery is
+ * `dead`; this one says so in words, for a partner reading the timeline.
+ */
+export async function addGaveUp(
+  tx: DbOrTx,
+  orderId: string,
+  call: { type: string; partnerId: string; who: string; error: string },
+): Promise<void> {
+  await addTimeline(tx, orderId, {
+    kind: 'gave_up',
+    type: call.type,
+    partnerId: call.partnerId,
+    detail: `${call.who} was never delivered ${call.type}; the platform stopped retrying: ${call.error}`,
+  });
+}
+
+/**
  * Whether the partner was sent a call about the order (a `sent` entry of its timeline): an event
  * provider told of an order is a partner on it, and stays one after its location disables it.
  */

@@ -6,7 +6,7 @@ import { directCommands } from '../admin/commands.ts';
 import { rowsOf } from '../db/sql.ts';
 import { requestAccessToken } from '../auth/testing.ts';
 import { PosOrder } from '@stream/contracts/apis/become-a-pos/index';
-import { DSP_EVENT_DELIVERY, ORDER_DELIVERY, sendStoreEventToDsp } from './calls.ts';
+import { DSP_EVENT_DELIVERY, ORDER_DELIVERY, POS_UPDATE_DELIVERY, sendStoreEventToDsp } from './calls.ts';
 import { ASYNC_CONFIRMATION } from './effects.ts';
 import {
   dspEvent,
@@ -519,7 +519,7 @@ describe('a DSP down for good', () => {
         error: expect.stringContaining('503'),
       });
       // The order itself stays accepted: the POS has it; only the DSP never heard.
-      expect((await orderRow(w, id)).status).toBe('accepted');
+      expect((await orderRow(w, id))?.status).toBe('accepted');
     } finally {
       Object.assign(DSP_EVENT_DELIVERY, policy);
       w.dsp.answer = () => ({ status: 200, body: {} });
@@ -642,6 +642,43 @@ describe('after acceptance', () => {
       expect(job.attempts).toBeGreaterThan(1);
     } finally {
       ORDER_DELIVERY.deadlineMs = saved;
+    }
+  }); // prettier-ignore
+
+  it("a cancellation the POS never takes is given up: the order's timeline and its location show which the kitchen never heard", async () => {
+    const one = await accepted('pos-cancel-never');
+    const policy = { ...POS_UPDATE_DELIVERY };
+    POS_UPDATE_DELIVERY.deadlineMs = 300; // read when the cancellation is enqueued
+    w.pos.answer = (body) => (body.type === 'order.canceled' ? { status: 503, body: { error: 'kitchen offline' } } : accept('pos-cancel-never'));
+    try {
+      const res = await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: one.dspId, cancel_reason: 'customer_requested' });
+      expect(res.status, res.text).toBe(200);
+      Object.assign(POS_UPDATE_DELIVERY, policy);
+      const entries = await waitFor(
+        async () => {
+          const got = await call('GET', `${w.url}/orders/${one.id}/timeline`, { token: w.token });
+          const all = got.body.entries as { kind: string; type: string; partner_id: string }[];
+          return all.some((e) => e.kind === 'gave_up') ? all : undefined;
+        },
+        10_000,
+        'the cancellation given up',
+      );
+      expect(entries.filter((e) => e.type === 'order.canceled' && e.partner_id === w.posPartner.partner_id)).toEqual([
+        expect.objectContaining({ kind: 'sent', delivery: expect.objectContaining({ state: 'dead' }) }),
+        expect.objectContaining({
+          kind: 'gave_up',
+          detail: expect.stringMatching(/^The POS was never delivered order\.canceled; the platform stopped retrying: .*503/),
+        }),
+      ]);
+      const listed = await call('GET', `${w.url}/onboarding/org/${w.orgId}/locations?location_id=${w.locationId}`, { token: w.token });
+      expect(listed.body.locations[0].last_undelivered).toEqual({
+        type: 'order.canceled',
+        order_id: one.id,
+        at: expect.any(String),
+        error: expect.stringContaining('503'),
+      });
+    } finally {
+      Object.assign(POS_UPDATE_DELIVERY, policy);
     }
   }); // prettier-ignore
 

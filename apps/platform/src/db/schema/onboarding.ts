@@ -1,10 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { BINDING_STATES, INTEGRATION_STATES, ORG_LOCATION_STATES } from '@stream/contracts/states';
-import type {
-  OnboardingAddress,
-  UndeliveredDspEvent,
-} from '@stream/contracts/apis/partner/onboarding-locations';
+import type { OnboardingAddress, UndeliveredCall } from '@stream/contracts/apis/partner/onboarding-locations';
 import { createdAt, id, ref, timestamptz, updatedAt } from './columns.ts';
 
 /** A DSP `store_status_update`, as recorded on the binding (times in epoch ms). */
@@ -80,6 +77,8 @@ export const orgLocations = pgTable(
     pausedUntil: timestamptz('paused_until'),
     /** Set by `location.connection.offline`, cleared by `location.status.updated` active. */
     offlineSince: timestamptz('offline_since'),
+    /** The last order update or cancellation the platform gave up delivering to the POS (`orders.pos-update` dead). */
+    lastUndelivered: jsonb('last_undelivered').$type<UndeliveredCall>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -115,7 +114,7 @@ export const locationBindings = pgTable(
     /** The store's status as the DSP last said (`store_status_update`); null: never said. */
     storeStatus: jsonb('store_status').$type<StoreStatus>(),
     /** The last event for the store the platform gave up delivering to the DSP (`orders.dsp` dead). */
-    lastUndelivered: jsonb('last_undelivered').$type<UndeliveredDspEvent>(),
+    lastUndelivered: jsonb('last_undelivered').$type<UndeliveredCall>(),
     changeTime: timestamptz('change_time').notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

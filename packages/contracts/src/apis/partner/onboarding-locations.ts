@@ -108,21 +108,24 @@ export const BoundLocationList = z
 /** An org location's status; the machine is `ORG_LOCATION_STATES`. */
 export const OrgLocationStatus = statusEnum(ORG_LOCATION_STATES);
 
-export const UndeliveredDspEvent = z
+export const UndeliveredCall = z
   .object({
     type: z.string().meta({
       description:
-        'The event: `location.order.accept`, `location.order.fail`, `location.order.notify_status_change`, `location.order.cancel`, `location.pause`, `location.resume` or `location.update`.',
+        "What was not delivered: to a DSP store, a `DspEvent`'s `type` (`location.order.accept`, `location.order.fail`, `location.order.notify_status_change`, `location.order.cancel`, `location.pause`, `location.resume`, `location.update`); to a POS location, `order.updated` or `order.canceled`.",
     }),
     order_id: z
       .string()
       .nullable()
-      .meta({ description: "The order's id (`ord_…`) for an order event; null for a store event." }),
+      .meta({ description: "The order's id (`ord_…`) for a call about an order; null for a store event." }),
     at: z.iso.datetime().meta({ description: 'When the platform gave up.' }),
     error: z.string().meta({ description: "The last attempt's error." }),
   })
-  .meta({ id: 'UndeliveredDspEvent', description: 'An event the DSP store was never delivered.' });
-export type UndeliveredDspEvent = z.infer<typeof UndeliveredDspEvent>;
+  .meta({
+    id: 'UndeliveredCall',
+    description: 'A call the platform gave up making to a partner: the partner never heard it.',
+  });
+export type UndeliveredCall = z.infer<typeof UndeliveredCall>;
 
 export const OrgLocationDsp = z
   .object({
@@ -147,7 +150,7 @@ export const OrgLocationDsp = z
       .meta({
         description: "The store's status as the DSP last reported it (`store_status_update`); null: never.",
       }),
-    last_undelivered: UndeliveredDspEvent.nullable().meta({
+    last_undelivered: UndeliveredCall.nullable().meta({
       description:
         "The last event for this store the platform gave up delivering to the DSP (after an hour of retries, or at once when the merchant's grant must be renewed); null when none was. The order's timeline holds every attempt.",
     }),
@@ -180,6 +183,10 @@ export const OrgLocation = z
         .datetime()
         .nullable()
         .meta({ description: 'Set by `location.connection.offline` until the POS says `active` again.' }),
+    }),
+    last_undelivered: UndeliveredCall.nullable().meta({
+      description:
+        "The last update or cancellation of an order the platform gave up delivering to the POS (after an hour of retries, or at once when the merchant's grant must be renewed): the kitchen never heard it. Null when none was; the order's timeline holds every attempt.",
     }),
     dsps: z.array(OrgLocationDsp),
     event_providers: z
@@ -389,6 +396,7 @@ export const listOrgLocations = defineOperation({
             address: exampleAddress,
             timezone: 'America/Los_Angeles',
             accepting_orders: { pos_status: 'active', paused_until: null, offline_since: null },
+            last_undelivered: null,
             dsps: [
               {
                 _id: ex.bindingId,

@@ -1,0 +1,1 @@
+ALTER TABLE "org_locations" ADD COLUMN "last_undelivered" jsonb;
