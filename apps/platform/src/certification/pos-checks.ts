@@ -201,13 +201,17 @@ export function posChecks(): Check[] {
         }
         // A catalog that passes the rules can still be refused before any marketplace sees it (a menu
         // with no opening hours, none for this location): every publication of it would fail, so it fails here.
-        const { rejections } = resolve(catalog, {
-          locationId: 'loc_certification',
-          posLocationId: location,
-          platform: null,
-          prepTimeMinutes: t.state.prepTimeMinutes ?? 0,
-          maxModifierDepth: MENU_LIMITS.maxModifierDepth,
-        });
+        const { rejections } = resolve(
+          catalog,
+          {
+            locationId: 'loc_certification',
+            posLocationId: location,
+            platform: null,
+            prepTimeMinutes: t.state.prepTimeMinutes ?? 0,
+            maxModifierDepth: MENU_LIMITS.maxModifierDepth,
+          },
+          problems,
+        );
         if (rejections.length > 0) {
           t.fail(
             `Every menu publication of this catalog would fail, before any marketplace sees it: ${rejections
