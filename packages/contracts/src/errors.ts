@@ -128,7 +128,8 @@ export const ERROR_CODES = {
   sso_token_invalid: { status: 400, description: 'The sso_login_token is unknown or malformed.' },
   sso_token_expired: {
     status: 400,
-    description: 'The sso_login_token is past its 5-minute lifetime; generate a new one.',
+    description:
+      "The sso_login_token is past its 5-minute lifetime, or was ended by a rotation of the partner's client secret; generate a new one.",
   },
   sso_token_redeemed: { status: 400, description: 'The sso_login_token was already used; each works once.' },
   // billing

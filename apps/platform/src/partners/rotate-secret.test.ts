@@ -63,7 +63,9 @@ describe('rotating the root client secret', () => {
       requestAccessToken(platform.url, { client_id: partnerToken.id, client_secret: partnerToken.secret }),
     ).rejects.toThrow(/401/);
     // The SSO login tokens not yet redeemed, whichever client generated them.
-    expect((await redeem(rootLogin)).body.error.code).toBe('sso_token_expired');
+    const ended = (await redeem(rootLogin)).body.error;
+    expect(ended.code).toBe('sso_token_expired');
+    expect(ended.message).toMatch(/rotation of the partner's client secret ends it/);
     expect((await redeem(partnerLogin)).body.error.code).toBe('sso_token_invalid');
 
     // The new secret works, and a partner token made now is live.

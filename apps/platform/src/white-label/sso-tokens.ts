@@ -113,7 +113,7 @@ export async function redeemLoginToken(db: DbOrTx, token: string, now = new Date
         throw new ApiError('sso_token_redeemed', 'The sso_login_token was already used; generate a new one.');
       throw new ApiError(
         'sso_token_expired',
-        `The sso_login_token expired (it lives ${SSO_LOGIN_TOKEN_TTL_SECONDS / 60} minutes); generate a new one.`,
+        `The sso_login_token expired (it lives ${SSO_LOGIN_TOKEN_TTL_SECONDS / 60} minutes, and a rotation of the partner's client secret ends it at once); generate a new one.`,
       );
     }
     const user = await upsertUser(tx, claimed);

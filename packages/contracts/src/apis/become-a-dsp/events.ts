@@ -182,7 +182,7 @@ of one order (and of one store) are sent one at a time, in order.`,
         value: {
           type: 'location.update',
           location_id: 'store-1001',
-          object_updates: { items: [{ stream_id: 'sid_2f6a8c0e4b1d3f5a7c9e1b3d', is_active: false }] },
+          object_updates: { items: [{ stream_id: 'ifm_Qx3v9Jc2LmPz8TnWb5Ke0A', is_active: false }] },
         },
       },
     },
