@@ -38,7 +38,7 @@ export function registerMenusRoute(app: FastifyInstance): void {
   });
   mount(app, patchMenu, async (req) => {
     const store = await findGrantedStore(db, authOf(req), req.headers['x-store']);
-    const row = await patchStoreMenu(db, store.id, req.params.menuName, req.body);
+    const row = await patchStoreMenu(db, store.id, req.params.menuName, req.body, app.ctx.config.bodyLimit);
     return hostedAnswer(
       menuOf(row),
       `Menu ${row.name} patched: ${plural(req.body.length, 'operation')} applied.`,

@@ -310,6 +310,21 @@ describe('PATCH /Menus/{menuName}: invalid_patch says what is wrong in its own w
   }); // prettier-ignore
 });
 
+describe('PATCH /Menus/{menuName}: a patch cannot blow a menu up', () => {
+  it('refuses copies that would make the menu larger than a menu may be sent (400 invalid_patch), at once', async () => {
+    // Each copy of /groups into itself doubles the menu: 14 took seconds, 20 ran the process out of memory.
+    const body = Array.from({ length: 14 }, () => ({ op: 'copy', from: '/groups', path: '/groups/-' }));
+    const started = Date.now();
+    const res = await suite.world.hosted('PATCH', '/Menus/Main', { body });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect([res.status, res.body.messagesDetails[0].id]).toEqual([400, 'invalid_patch']);
+    expect(res.body.messagesDetails[1]).toMatchObject({
+      id: expect.stringMatching(/^body\[\d+\]\.from$/),
+      message: `copying /groups would make the menu larger than ${suite.platform.config.bodyLimit} bytes`,
+    });
+  });
+});
+
 describe('Menu API access', () => {
   it('is 404 for a store of a company not granted, an unknown store, and 401 without a token', async () => {
     await importCompany(suite.platform.app.ctx.db, suite.platform.config.encryptionKey, {

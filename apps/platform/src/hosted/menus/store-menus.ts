@@ -175,6 +175,8 @@ export async function patchStoreMenu(
   storeId: number,
   name: string,
   patch: z.output<typeof JsonPatch>,
+  /** The most bytes the patched menu may hold: what a menu sent whole (`POST /Menus`) may. */
+  maxBytes: number,
 ): Promise<MenuRow> {
   const forbidden = patch.findIndex(
     (op) => (op.op !== 'test' && touchesId(op.path)) || (op.op === 'move' && touchesId(op.from)),
@@ -188,7 +190,7 @@ export async function patchStoreMenu(
   }
   return db.transaction(async (tx) => {
     const row = await findStoreMenu(tx, storeId, name, true);
-    const patched = applyPatch(menuOf(row), patch);
+    const patched = applyPatch(menuOf(row), patch, maxBytes);
     const parsed = MenuInput.safeParse(patched);
     if (!parsed.success) {
       const details: ErrorDetail[] = parsed.error.issues.map((i) => ({
@@ -231,10 +233,27 @@ export async function patchStoreMenu(
 
 type PatchOp = z.output<typeof JsonPatch>[number];
 
-/** Applies the patch to a copy of the menu, operation by operation, so a refusal names its operation. */
-function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>): unknown {
+/**
+ * Applies the patch to a copy of the menu, operation by operation, so a refusal names its operation.
+ * Only a `copy` makes the menu grow by more than the patch holds (copying `/groups` into itself
+ * doubles it, 20 such copies are a million menus), so the bytes copies add are counted against
+ * `maxBytes` before each is applied.
+ */
+function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>, maxBytes: number): unknown {
   let doc: unknown = structuredClone(menu);
+  let bytes: number | undefined; // the menu's, read at the first copy
   patch.forEach((op, index) => {
+    if (op.op === 'copy') {
+      bytes = (bytes ?? JSON.stringify(menu).length) + JSON.stringify(valueAt(doc, op.from) ?? null).length;
+      if (bytes > maxBytes) {
+        throw refusal(
+          index,
+          op,
+          'from',
+          `copying ${op.from} would make the menu larger than ${maxBytes} bytes`,
+        );
+      }
+    }
     // RFC 6902 4.4 (the library does not check it, and half-applies such a move).
     if (op.op === 'move' && op.path.startsWith(`${op.from}/`)) {
       throw refusal(index, op, 'path', `it moves ${op.from || 'the menu'} into itself`);
