@@ -337,6 +337,47 @@ describe('a category with nothing to order', () => {
   }); // prettier-ignore
 });
 
+describe("a family's categories in the mapping", () => {
+  /** The demo catalog with horchata also in a Specials category on the lunch menu; `off` turned off. */
+  const withSpecials = (...off: string[]): PosCatalog =>
+    broken((c) => {
+      c.category.push({ provider_id: 'cat-specials', name: 'Specials', item_family_ids: ['fam-horchata'] });
+      c.menu.find((m) => m.provider_id === 'menu-lunch')!.category_ids!.push('cat-specials');
+      for (const cat of c.category) if (off.includes(cat.provider_id)) cat.is_active = false;
+    });
+  const family = (r: ReturnType<typeof build>, id: string) =>
+    r.mapping.get(streamIdOf(target.locationId, 'item_family', id));
+
+  it('lists every category of the served menus that lists the family, on or off, each once', () => {
+    expect(family(build(DEMO_CATALOG), 'fam-horchata')?.categoryProviderIds).toEqual(['cat-drinks']);
+    expect(family(build(withSpecials()), 'fam-horchata')).toEqual({ kind: 'item_family', providerId: 'fam-horchata', isActive: true, categoryProviderIds: ['cat-drinks', 'cat-specials'] });
+    expect(family(build(withSpecials('cat-specials')), 'fam-horchata')?.categoryProviderIds).toEqual(['cat-drinks', 'cat-specials']);
+    expect(family(build(withSpecials('cat-drinks')), 'fam-horchata')?.categoryProviderIds).toEqual(['cat-specials', 'cat-drinks']);
+    // Only at the location whose menus list it: Brunch is served at the Mission only.
+    expect(family(build(DEMO_CATALOG, { posLocationId: 'loc-williamsburg' }), 'fam-chilaquiles')).toBeUndefined();
+    // A family's record has it; its items (a family sold as its own variation too) and the rest do not.
+    const r = build(DEMO_CATALOG);
+    for (const m of r.mapping.values())
+      expect(m.categoryProviderIds !== undefined, `${m.kind} ${m.providerId}`).toBe(m.kind === 'item_family' && !m.familyProviderId);
+  }); // prettier-ignore
+
+  it('holds a family only turned-off categories list, with them and its own state, though no file does', () => {
+    const r = build(withSpecials('cat-specials', 'cat-drinks'));
+    const horchata = streamIdOf(target.locationId, 'item_family', 'fam-horchata');
+    expect(family(r, 'fam-horchata')).toEqual({ kind: 'item_family', providerId: 'fam-horchata', isActive: true, categoryProviderIds: ['cat-drinks', 'cat-specials'] });
+    expect(family(r, 'fam-beer')).toMatchObject({ isActive: true, categoryProviderIds: ['cat-drinks'] });
+    expect(JSON.stringify(toV2(r))).not.toContain(horchata);
+    // The file is the one without the drinks: the mapping's extra records change nothing in it.
+    expect(toV2(r)).toEqual(toV2(build(broken((c) => c.category.find((x) => x.provider_id === 'cat-drinks')!.is_active = false))));
+    // Its own state is the catalog's.
+    const familyOff = broken((c) => {
+      c.category.find((x) => x.provider_id === 'cat-drinks')!.is_active = false;
+      c.item_family.find((f) => f.provider_id === 'fam-horchata')!.is_active = false;
+    });
+    expect(family(build(familyOff), 'fam-horchata')?.isActive).toBe(false);
+  }); // prettier-ignore
+});
+
 describe('hours with an hour of one digit', () => {
   // The public docs write holiday hours so ("7:15-14:30"); the spec writes HH:mm. Both are read, HH:mm is sent.
   it('reads 7:15-14:30 as 07:15-14:30, in holidays and in the week, and writes the file HH:mm', () => {

@@ -172,6 +172,11 @@ export interface MappedObject {
   providerId: string;
   familyProviderId?: string | undefined;
   isActive?: boolean;
+  /**
+   * A family's categories in the menus served, on or off (`menu_items.category_provider_ids`): when
+   * all are off, so are its items, on an order line that names no category.
+   */
+  categoryProviderIds?: string[];
 }
 
 /**
@@ -219,6 +224,8 @@ interface ResolvedFamily extends ResolvedObject {
   items: ResolvedItem[];
   groups: ResolvedGroup[];
   taxIds: string[];
+  /** The categories that list it, on or off (a turned-off one is added once the walk is over). */
+  categoryProviderIds: string[];
 }
 interface ResolvedItem extends ResolvedObject {
   familyProviderId: string;
@@ -258,12 +265,18 @@ const mergePrices = (a: Map<string, number>, b: Map<string, number>) =>
 
 /** The mapping's entry for a record: its kind and provider_id, and the family and state where it has them. */
 function mappedOf(
-  o: ResolvedObject & { familyProviderId?: string; isActive?: boolean; ownActive?: boolean },
+  o: ResolvedObject & {
+    familyProviderId?: string;
+    isActive?: boolean;
+    ownActive?: boolean;
+    categoryProviderIds?: string[];
+  },
 ): MappedObject {
   const mapped: MappedObject = { kind: o.kind, providerId: o.providerId };
   if (o.familyProviderId !== undefined) mapped.familyProviderId = o.familyProviderId;
   const isActive = o.ownActive ?? o.isActive;
   if (isActive !== undefined) mapped.isActive = isActive;
+  if (o.categoryProviderIds !== undefined) mapped.categoryProviderIds = o.categoryProviderIds;
   return mapped;
 }
 
@@ -536,6 +549,7 @@ export function resolve(
       allergens: family.allergens,
       items: [],
       groups: [],
+      categoryProviderIds: [],
       taxIds:
         family.is_tax_exempt || (taxIds.length > 0 && !family.use_default_tax_rates)
           ? taxIds
@@ -606,7 +620,9 @@ export function resolve(
     const families: ResolvedFamily[] = [];
     for (const familyId of category.item_family_ids ?? []) {
       const family = resolveFamily(familyId, categoryId);
-      if (family) families.push(family);
+      if (!family) continue;
+      families.push(family);
+      if (!family.categoryProviderIds.includes(categoryId)) family.categoryProviderIds.push(categoryId);
     }
     const resolved: ResolvedCategory = {
       id: streamId('category', categoryId),
@@ -629,8 +645,11 @@ export function resolve(
   /**
    * A category turned off is in no file, but in the mapping as off: a DSP still showing an older menu
    * may order from it, and `menu_items` must refuse that as it does after an object update turning it off.
+   * The families it lists (that the catalog holds) count it among their categories: by family, the
+   * turned-off categories listing it (`offFamilies`, added to the families once the walk is over).
    */
   const off = new Set<string>();
+  const offFamilies = new Map<string, string[]>();
   const turnedOff = (categoryId: string) => {
     if (off.has(categoryId)) return;
     off.add(categoryId);
@@ -641,6 +660,12 @@ export function resolve(
       isActive: false,
     };
     objects.push(record);
+    for (const familyId of catalog.category.get(categoryId)?.item_family_ids ?? []) {
+      if (!catalog.item_family.has(familyId)) continue;
+      const categories = offFamilies.get(familyId);
+      if (!categories) offFamilies.set(familyId, [categoryId]);
+      else if (!categories.includes(categoryId)) categories.push(categoryId);
+    }
   };
 
   for (const menu of menus) {
@@ -680,6 +705,25 @@ export function resolve(
       if (!out.holidays.some((o) => JSON.stringify(o) === JSON.stringify(holiday)))
         out.holidays.push(holiday);
     }
+  }
+  // A family also listed by an active category has its record: the turned-off ones join its list. One
+  // only turned-off categories list is in no file, but in the mapping with them (and its own state),
+  // so that its items, which a DSP showing an older menu may still order, are refused.
+  for (const [familyId, categoryIds] of offFamilies) {
+    const family = made.item_family.get(familyId);
+    if (family) {
+      for (const c of categoryIds)
+        if (!family.categoryProviderIds.includes(c)) family.categoryProviderIds.push(c);
+      continue;
+    }
+    const record: ResolvedObject & { isActive: boolean; categoryProviderIds: string[] } = {
+      id: streamId('item_family', familyId),
+      kind: 'item_family',
+      providerId: familyId,
+      isActive: active(catalog.item_family.get(familyId)!),
+      categoryProviderIds: categoryIds,
+    };
+    objects.push(record);
   }
   if (menus.length > 0 && out.items.length === 0)
     rejections.set('MENU_BLANK', {

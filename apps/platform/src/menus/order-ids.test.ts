@@ -129,3 +129,98 @@ describe('an order naming a category the POS turned off', () => {
     expect((await order(sid('category', 'cat-drinks'))).body.status).toBe('received');
   }); // prettier-ignore
 });
+
+describe('an order line naming no category, of a family every category of which the POS turned off', () => {
+  let w: OrderWorld;
+  beforeAll(async () => {
+    w = await startOrderWorld();
+    w.pos.answer = (_, n) => ({ status: 200, body: { order: { provider_id: `pos-${n}` } } });
+    // The store's first publication, on its binding, fails (the fake POS's catalog is empty): told
+    // before the tests count the POS's events.
+    await waitFor(() => posEvents()[0], 20_000, 'the binding publication told');
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  const sid = (kind: 'item' | 'item_family', id: string) => streamIdOf(w.locationId, kind, id);
+  const posEvents = () => w.pos.ofPath('/stream-pos/v1/events');
+  /** The demo catalog with horchata offered in two categories (Drinks, and Specials on the lunch menu); `off` turned off. */
+  const catalog = (...off: string[]) => {
+    const c = structuredClone(DEMO_CATALOG);
+    c.category!.push({ provider_id: 'cat-specials', name: 'Specials', item_family_ids: ['fam-horchata'] });
+    c.menu!.find((m) => m.provider_id === 'menu-lunch')!.category_ids!.push('cat-specials');
+    for (const cat of c.category!) if (off.includes(cat.provider_id)) cat.is_active = false;
+    return c;
+  };
+  /** Waits for the next event to the POS, a menu published. */
+  const published = async (n: number) =>
+    expect((await waitFor(() => posEvents()[n], 20_000, 'the menu published')).body).toMatchObject({
+      type: 'menu.publish_success',
+    });
+  const publish = async (c: typeof DEMO_CATALOG) => {
+    w.pos.catalog = c;
+    const n = posEvents().length;
+    expect(
+      (await call('POST', `${w.url}/menus/locations/${w.locationId}/publish`, { token: w.token })).status,
+    ).toBe(202);
+    await published(n);
+  };
+  /** A category turned on or off by an object update: at once, then once its store's menu is published again. */
+  const turn = async (category: string, is_active: boolean, check: () => Promise<void>) => {
+    const n = posEvents().length;
+    const res = await postPos(w, {
+      type: 'location.catalog.object.updated',
+      object: {
+        location_id: w.posLocation,
+        object_id: category,
+        object_type: 'category',
+        object_update: { is_active },
+      },
+    });
+    expect(res.status, res.text).toBe(204);
+    await check();
+    await published(n);
+    await check();
+  };
+  /** An order of one 16 oz horchata, its line naming no category. */
+  const order = () =>
+    postDsp(
+      w,
+      newOrder(w, {
+        items: [{ ...line, id: sid('item', 'itm-horchata-16'), item_id: sid('item_family', 'fam-horchata') }],
+        subtotal: 450,
+      }),
+    );
+  const passes = async () => expect((await order()).body.status).toBe('received');
+  const fails = async () =>
+    expect((await order()).body).toMatchObject({
+      status: 'failed',
+      failure_reason: 'items_unavailable',
+      failure_details: { invalid_item_ids: [sid('item', 'itm-horchata-16')] },
+    });
+
+  it('passes while one of its categories is on, and fails items_unavailable naming the line once the catalog turns both off', async () => {
+    await publish(catalog());
+    await passes();
+    await publish(catalog('cat-specials'));
+    await passes();
+    await publish(catalog('cat-specials', 'cat-drinks'));
+    await fails();
+    await publish(catalog('cat-specials'));
+    await passes();
+  }); // prettier-ignore
+
+  it('fails the same, at once, when object updates turn them off (both, or the last one the catalog left on), and passes when one is on again', async () => {
+    await publish(catalog());
+    await turn('cat-specials', false, passes);
+    await turn('cat-drinks', false, fails);
+    await turn('cat-drinks', true, passes);
+    await turn('cat-specials', true, passes);
+    // One off in the catalog, the other by an object update.
+    await publish(catalog('cat-specials'));
+    await passes();
+    await turn('cat-drinks', false, fails);
+    await turn('cat-drinks', true, passes);
+  }); // prettier-ignore
+});

@@ -43,12 +43,24 @@ export function unavailableOf(items: readonly DspOrderItem[], inactive: readonly
   return [...named];
 }
 
-// An item is off when it is, or when its family is (a POS turns a family off and on as a whole).
+/*
+ * An item is off when it is, or when its family is (a POS turns a family off and on as a whole), or
+ * when every category listing its family in the served menus is (`category_provider_ids` on the
+ * family's row; null, on a row recorded before it was, refuses nothing). A line naming its category is
+ * checked by that category as well (`idsOf`): one off refuses it, and one on that lists the family is
+ * a category of it on. The check is by item, not by line: a line naming an active category that does
+ * not list its family is refused too when all of the family's are off.
+ * One statement on the hot path: the family and its categories are found through
+ * `menu_items_families_categories` (location_id, kind, provider_id), each in a few index pages.
+ */
 const LOOKUP = statement(
   'menu_items_lookup',
   `select i.stream_id as "streamId", i.provider_id as "providerId",
      i.is_active and not exists (select 1 from menu_items f where f.location_id = i.location_id
-       and f.kind = 'item_family' and f.provider_id = i.family_provider_id and not f.is_active) as "isActive"
+       and f.kind = 'item_family' and f.provider_id = i.family_provider_id
+       and (not f.is_active or (cardinality(f.category_provider_ids) > 0
+         and not exists (select 1 from menu_items c where c.location_id = i.location_id
+           and c.kind = 'category' and c.provider_id = any(f.category_provider_ids) and c.is_active)))) as "isActive"
    from menu_items i where i.location_id = $1 and i.stream_id = any($2::text[])`,
 );
 

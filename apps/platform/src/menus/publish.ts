@@ -410,6 +410,7 @@ async function recordMenuItems(
     providerId: m.providerId,
     familyProviderId: m.familyProviderId ?? null,
     isActive: m.isActive ?? true,
+    categoryProviderIds: m.categoryProviderIds ?? null,
   }));
   for (let i = 0; i < rows.length; i += 1000) {
     await db
@@ -422,6 +423,7 @@ async function recordMenuItems(
           providerId: sql`excluded.provider_id`,
           familyProviderId: sql`excluded.family_provider_id`,
           isActive: sql`excluded.is_active`,
+          categoryProviderIds: sql`excluded.category_provider_ids`,
         },
       });
   }

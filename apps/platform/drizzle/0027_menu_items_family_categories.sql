@@ -1,0 +1,2 @@
+ALTER TABLE "menu_items" ADD COLUMN "category_provider_ids" text[];--> statement-breakpoint
+CREATE INDEX "menu_items_families_categories" ON "menu_items" USING btree ("location_id","kind","provider_id") WHERE kind in ('item_family', 'category');
