@@ -70,6 +70,16 @@ describe('ApplyCreditCardPayment: what each transaction type does', () => {
     expect(await o.rows()).toHaveLength(1);
   });
 
+  it('answers a retried payment of the whole total 409 card_already_applied, not 422 payment_exceeds_balance', async () => {
+    const o = await newOrder();
+    const paid = card('4242', 'SALE', o.total, 200);
+    expect((await o.pay(paid)).status).toBe(200);
+    const retried = await o.pay(paid);
+    expect([retried.status, codeOf(retried), retried.body.data]).toEqual([409, 'card_already_applied', null]);
+    expect(retried.body.message).toBe(`The Visa card ending 4242 already paid order ${o.id}; a card pays an order once.`);
+    expect(await o.rows()).toHaveLength(1);
+  });
+
   it('completes an authorization with its capture: the captured amount and tip replace the authorized ones, in one payment', async () => {
     const o = await newOrder();
     const auth = await o.pay(card('4242', 'AUTHORIZATION', 2000));

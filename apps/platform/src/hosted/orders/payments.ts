@@ -109,6 +109,8 @@ export async function applyCardPayment(tx: Tx, order: OrderRow, payment: CreditC
       return `The zero-amount transaction was recorded on order ${order.id}; it is not a payment.`;
     }
     const payments = await paymentsOf(tx, [order.id]);
+    // Before the balance: a retried payment of the whole total is this card's again, not an overpayment.
+    if (payments.some((p) => p.cardKey === cardKey)) throw alreadyApplied();
     const owed = order.order.total - payments.reduce((n, p) => n + p.amount, 0);
     if (t.amount > owed) {
       throw new ApiError(
