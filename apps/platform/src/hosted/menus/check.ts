@@ -1,4 +1,4 @@
-import type { ModifierCategory, MenuInput } from '@stream/contracts/apis/hr-menu/menu';
+import { inThousandths, type ModifierCategory, type MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import type { ErrorDetail } from '@stream/contracts/errors';
 
 /**
@@ -78,6 +78,11 @@ export function checkMenu(menu: MenuInput, prefix = ''): ErrorDetail[] {
   if (fee) {
     if (fee.deliveryFeeType === 'Percent' && fee.deliveryFeeValue > 100) {
       problem('deliveryOptions.deliveryFeeValue', 'A Percent delivery fee must be 0 to 100.');
+    } else if (fee.deliveryFeeType === 'Percent' && !inThousandths(fee.deliveryFeeValue)) {
+      problem(
+        'deliveryOptions.deliveryFeeValue',
+        'A Percent delivery fee has at most 3 decimals, such as 8.875.',
+      );
     }
     if (fee.deliveryFeeType === 'Amount' && !Number.isInteger(fee.deliveryFeeValue)) {
       problem('deliveryOptions.deliveryFeeValue', 'An Amount delivery fee is whole cents.');
@@ -119,6 +124,8 @@ export function checkMenu(menu: MenuInput, prefix = ''): ErrorDetail[] {
     d.orderTypes.forEach((id, i) => knownOrderType(id, `${at}.orderTypes[${i}]`));
     if (d.discountType === 'PercentOff' && d.discountValue > 100) {
       problem(`${at}.discountValue`, 'A PercentOff discount is 0 to 100 percent.');
+    } else if (d.discountType === 'PercentOff' && !inThousandths(d.discountValue)) {
+      problem(`${at}.discountValue`, 'A PercentOff discount has at most 3 decimals, such as 8.875.');
     }
     if (d.discountType !== 'PercentOff' && !Number.isInteger(d.discountValue)) {
       problem(`${at}.discountValue`, `A ${d.discountType} discount is whole cents.`);

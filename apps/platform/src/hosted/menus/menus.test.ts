@@ -310,6 +310,28 @@ describe('PATCH /Menus/{menuName}: invalid_patch says what is wrong in its own w
   }); // prettier-ignore
 });
 
+describe('POST /Menus: a percent has at most 3 decimals, as pricing reads it', () => {
+  // Pricing computes on thousandths of a percent: 33.3333 % of 3,000.00 is 1,000.00, it charged 999.99.
+  it.each<[string, Record<string, unknown>, number, string]>([
+    ['a tax rate', { displayName: 'Rate4', taxTypes: [{ id: 'food', displayName: 'Tax', taxRateInfo: { taxRate: 33.3333 } }] }, 400, 'body.data.taxTypes[0].taxRateInfo.taxRate'],
+    ['an order type tax rate', { displayName: 'Rate4t', taxTypes: [{ id: 'food', displayName: 'Tax', taxRateInfo: { taxRate: 8.875, orderTypeTaxes: [{ orderTypeId: 'Pickup', taxRate: 8.8755 }] } }] }, 400, 'body.data.taxTypes[0].taxRateInfo.orderTypeTaxes[0].taxRate'],
+    ['a PercentOff discount', { displayName: 'Rate4d', availableDiscounts: [{ ...DEMO_MENU.availableDiscounts[0], discountValue: 12.3456 }] }, 422, 'body.data.availableDiscounts[0].discountValue'],
+    ['a Percent delivery fee', { displayName: 'Rate4f', deliveryOptions: { deliveryFeeType: 'Percent', deliveryFeeValue: 10.0001 } }, 422, 'body.data.deliveryOptions.deliveryFeeValue'],
+  ])('refuses %s of 4 decimals, naming it', async (_what, over, status, field) => {
+    const res = await create(menu(over), 1002);
+    expect([res.status, res.body.messagesDetails[1]?.id]).toEqual([status, field]);
+    expect(res.body.messagesDetails[1].message).toMatch(/at most 3 decimals, such as 8\.875/);
+  }); // prettier-ignore
+
+  it('takes 3 decimals', async () => {
+    const taxTypes = [{ id: 'food', displayName: 'Tax', taxRateInfo: { taxRate: 12.345 } }];
+    expect(
+      (await create(menu({ displayName: 'Rate3', taxTypes, groups: [], availableDiscounts: [] }), 1002))
+        .status,
+    ).toBe(201);
+  });
+});
+
 describe('PATCH /Menus/{menuName}: a patch cannot blow a menu up', () => {
   it('refuses copies that would make the menu larger than a menu may be sent (400 invalid_patch), at once', async () => {
     // Each copy of /groups into itself doubles the menu: 14 took seconds, 20 ran the process out of memory.

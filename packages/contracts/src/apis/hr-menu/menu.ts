@@ -10,8 +10,18 @@ import { Cents, ClockTime, DisplayName, MenuObjectId, OrderTypeCategory, Service
 
 const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 const Sequence = z.number().int().min(0).optional().meta({ description: 'Display order, lowest first.' });
+/**
+ * Whether a percent has at most 3 decimals (8.875): pricing computes on thousandths of a percent, so
+ * a finer rate would be rounded there, unseen, and price otherwise than the menu says.
+ */
+export const inThousandths = (percent: number) =>
+  Math.abs(percent * 1000 - Math.round(percent * 1000)) < 1e-6;
 const Percent = (what: string) =>
-  z.number().min(0, `${what} must be 0 to 100`).max(100, `${what} must be 0 to 100`);
+  z
+    .number()
+    .min(0, `${what} must be 0 to 100`)
+    .max(100, `${what} must be 0 to 100`)
+    .refine(inThousandths, `${what} has at most 3 decimals, such as 8.875`);
 
 export const DayOfWeek = z
   .enum(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'])
@@ -194,7 +204,8 @@ export const DeliveryOptions = z
     deliveryFeeType: DeliveryFeeType,
     displayName: Text(25).optional(),
     deliveryFeeValue: z.number().min(0, 'must be 0 or more').default(0).meta({
-      description: '`Amount`: cents (a whole number). `Percent`: 0 to 100, of the subtotal after discounts.',
+      description:
+        '`Amount`: cents (a whole number). `Percent`: 0 to 100 (at most 3 decimals), of the subtotal after discounts.',
     }),
     deliveryFeeTaxType: MenuObjectId.optional().meta({ description: 'The tax type the fee is taxed at.' }),
   })
@@ -208,7 +219,9 @@ export const TaxType = z
     taxIncluded: z.boolean().default(false).meta({ description: 'Prices already include this tax.' }),
     isAlcohol: z.boolean().default(false),
     taxRateInfo: z.object({
-      taxRate: Percent('taxRate').meta({ description: 'Percent, 0 to 100 (8.875 is 8.875%).' }),
+      taxRate: Percent('taxRate').meta({
+        description: 'Percent, 0 to 100, at most 3 decimals (8.875 is 8.875%).',
+      }),
       orderTypeTaxes: z
         .array(z.object({ orderTypeId: MenuObjectId, taxRate: Percent('taxRate') }))
         .optional()
@@ -310,7 +323,7 @@ export const AvailableDiscount = z
     endTime: ClockTime.optional().meta({ description: 'An end before the start runs past midnight.' }),
     discountType: DiscountType,
     discountValue: z.number().min(0, 'must be 0 or more').meta({
-      description: 'Cents, or percent (0 to 100) for `PercentOff`.',
+      description: 'Cents, or percent (0 to 100, at most 3 decimals) for `PercentOff`.',
     }),
     conditions: DiscountConditions.default({ menuGroups: [], items: [], modifiers: [] }),
     orderTypes: z
