@@ -1,5 +1,6 @@
 import { inThousandths, type ModifierCategory, type MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import type { ErrorDetail } from '@stream/contracts/errors';
+import { MAX_CENTS } from '@stream/contracts/hosted';
 
 /**
  * The Menu API's rules across fields (restaurant-apis.md section 5), on a menu its schema already
@@ -84,8 +85,11 @@ export function checkMenu(menu: MenuInput, prefix = ''): ErrorDetail[] {
         'A Percent delivery fee has at most 3 decimals, such as 8.875.',
       );
     }
-    if (fee.deliveryFeeType === 'Amount' && !Number.isInteger(fee.deliveryFeeValue)) {
-      problem('deliveryOptions.deliveryFeeValue', 'An Amount delivery fee is whole cents.');
+    if (fee.deliveryFeeType === 'Amount' && !isCents(fee.deliveryFeeValue)) {
+      problem(
+        'deliveryOptions.deliveryFeeValue',
+        `An Amount delivery fee is whole cents, 0 to ${MAX_CENTS}.`,
+      );
     }
     if (fee.deliveryFeeTaxType !== undefined && !taxTypeIds.has(fee.deliveryFeeTaxType)) {
       problem(
@@ -127,8 +131,8 @@ export function checkMenu(menu: MenuInput, prefix = ''): ErrorDetail[] {
     } else if (d.discountType === 'PercentOff' && !inThousandths(d.discountValue)) {
       problem(`${at}.discountValue`, 'A PercentOff discount has at most 3 decimals, such as 8.875.');
     }
-    if (d.discountType !== 'PercentOff' && !Number.isInteger(d.discountValue)) {
-      problem(`${at}.discountValue`, `A ${d.discountType} discount is whole cents.`);
+    if (d.discountType !== 'PercentOff' && !isCents(d.discountValue)) {
+      problem(`${at}.discountValue`, `A ${d.discountType} discount is whole cents, 0 to ${MAX_CENTS}.`);
     }
     if (d.validFromDate && d.validToDate && d.validFromDate > d.validToDate) {
       problem(
@@ -150,6 +154,9 @@ export function checkMenu(menu: MenuInput, prefix = ''): ErrorDetail[] {
   });
   return problems;
 }
+
+/** Money as the menu's prices are (`Cents`): a fee or discount worth more is no amount an order can be paid. */
+const isCents = (n: number) => Number.isInteger(n) && n <= MAX_CENTS;
 
 /** The ids of a list, each reported once when repeated. */
 function idsOnce(

@@ -332,6 +332,17 @@ describe('POST /Menus: a percent has at most 3 decimals, as pricing reads it', (
   });
 });
 
+describe('POST /Menus: a fee or discount in cents is at most what a price may be', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ['an Amount delivery fee', { displayName: 'Fee3e9', deliveryOptions: { deliveryFeeType: 'Amount', deliveryFeeValue: 3e9 } }, 'body.data.deliveryOptions.deliveryFeeValue'],
+    ['an AmountOff discount', { displayName: 'Off3e9', availableDiscounts: [{ ...DEMO_MENU.availableDiscounts[2], discountValue: 3e9 }] }, 'body.data.availableDiscounts[0].discountValue'],
+  ])('refuses %s of 3,000,000,000 cents (422 menu_invalid), naming it', async (_what, over, field) => {
+    const res = await create(menu(over), 1002);
+    expect([res.status, codeOf(res), res.body.messagesDetails[1]?.id]).toEqual([422, 'menu_invalid', field]);
+    expect(res.body.messagesDetails[1].message).toMatch(/whole cents, 0 to 2147483647\.$/);
+  }); // prettier-ignore
+});
+
 describe('PATCH /Menus/{menuName}: a patch cannot blow a menu up', () => {
   it('refuses copies that would make the menu larger than a menu may be sent (400 invalid_patch), at once', async () => {
     // Each copy of /groups into itself doubles the menu: 14 took seconds, 20 ran the process out of memory.
