@@ -243,7 +243,7 @@ function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>, maxBytes: num
   let doc: unknown = structuredClone(menu);
   let bytes: number | undefined; // the menu's, read at the first copy
   patch.forEach((op, index) => {
-    if (op.op === 'copy') {
+    if (op.op === 'copy' && op.from !== undefined) {
       bytes = (bytes ?? JSON.stringify(menu).length) + JSON.stringify(valueAt(doc, op.from) ?? null).length;
       if (bytes > maxBytes) {
         throw refusal(
