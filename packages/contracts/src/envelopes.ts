@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorBody, errorBody, type ErrorDetail } from './errors.ts';
+import { ErrorBody, errorBody, listedDetails, type ErrorDetail } from './errors.ts';
 
 /**
  * How an API wraps its errors. Each API of `API_DOCS` names its envelope (an operation may override
@@ -30,7 +30,7 @@ export const HostedErrorBody = z
     message: z.string().meta({ description: 'A sentence that says what was wrong and how to fix it.' }),
     messagesDetails: z.array(HostedMessage).min(1).meta({
       description:
-        'First the error code (`id`), then one entry per offending field for validation errors. The request id is the `X-Request-Id` header.',
+        'First the error code (`id`), then one entry per offending field for validation errors (at most 100, then one `more_problems` entry saying how many more). The request id is the `X-Request-Id` header.',
     }),
   })
   .meta({ id: 'HostedError', description: 'The error answer of the hosted restaurant APIs.' });
@@ -51,7 +51,11 @@ export function hostedErrorBody(e: ErrorFacts): HostedErrorBody {
     message: e.message,
     messagesDetails: [
       { id: e.code, message: e.message, messageType: 'ERROR' },
-      ...(e.details ?? []).map((d) => ({ id: d.path, message: d.message, messageType: 'ERROR' as const })),
+      ...listedDetails(e.details ?? []).map((d) => ({
+        id: d.path,
+        message: d.message,
+        messageType: 'ERROR' as const,
+      })),
     ],
   };
 }

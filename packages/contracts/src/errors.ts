@@ -17,7 +17,10 @@ export const ErrorBody = z
       details: z
         .array(z.object({ path: z.string(), message: z.string() }))
         .optional()
-        .meta({ description: 'For validation errors: one entry per offending field.' }),
+        .meta({
+          description:
+            'For validation errors: one entry per offending field, at most 100, then one `more_problems` entry saying how many more there are.',
+        }),
     }),
   })
   .meta({ id: 'Error', description: 'The error body every endpoint answers with on 4xx and 5xx.' });
@@ -356,6 +359,23 @@ export class CodedError extends Error {
   }
 }
 
+/**
+ * The details an error body lists: at most `MAX_DETAILS`, then one `more_problems` entry counting the
+ * rest, so a request with tens of thousands of faults is not answered megabytes of them.
+ */
+export const MAX_DETAILS = 100;
+export function listedDetails(details: readonly ErrorDetail[]): ErrorDetail[] {
+  if (details.length <= MAX_DETAILS) return [...details];
+  const more = details.length - MAX_DETAILS;
+  return [
+    ...details.slice(0, MAX_DETAILS),
+    {
+      path: 'more_problems',
+      message: `${more} more problem(s) not listed; fix these and send again to see them.`,
+    },
+  ];
+}
+
 /** The error body; `request_id` and `details` only when there are some. */
 export function errorBody(
   code: string,
@@ -368,7 +388,7 @@ export function errorBody(
       code,
       message,
       ...(requestId ? { request_id: requestId } : {}),
-      ...(details ? { details } : {}),
+      ...(details ? { details: listedDetails(details) } : {}),
     },
   };
 }

@@ -61,6 +61,13 @@ beforeAll(async () => {
           defineCapability('/TestMenus', (scope) => {
             mount(scope, getMenu, async (req) => {
               if (req.params.id === '404') throw new ApiError('not_found', 'No menu for store 404.');
+              if (req.params.id === '250') {
+                const details = Array.from({ length: 250 }, (_, i) => ({
+                  path: `body.items.${i}`,
+                  message: 'is wrong',
+                }));
+                throw new ApiError('validation_failed', 'Every item is wrong.', details);
+              }
               return { data: { id: req.params.id }, message: 'OK' };
             });
             mount(scope, patchMenu, async (req) => ({ data: { id: req.params.id }, message: 'Changed' }));
@@ -132,6 +139,21 @@ describe('the hosted envelope {data, message, messagesDetails}', () => {
     );
     expect(surrogate.messagesDetails[1]?.id).toBe('body.displayName');
     expectHosted(await call('GET', url('/TestMenus/1%002')), 400, 'validation_failed');
+  });
+
+  it('lists at most 100 offending fields, then how many more: a body of thousands of faults is not answered megabytes', async () => {
+    const many = expectHosted(await call('GET', url('/TestMenus/250')), 400, 'validation_failed');
+    expect(many.messagesDetails).toHaveLength(1 + 100 + 1);
+    expect(many.messagesDetails[100]).toEqual({
+      id: 'body.items.99',
+      message: 'is wrong',
+      messageType: 'ERROR',
+    });
+    expect(many.messagesDetails[101]).toEqual({
+      id: 'more_problems',
+      message: '150 more problem(s) not listed; fix these and send again to see them.',
+      messageType: 'ERROR',
+    });
   });
 
   it('answers 404 for an unknown path under the API and a thrown ApiError', async () => {
