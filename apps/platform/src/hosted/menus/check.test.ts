@@ -33,6 +33,8 @@ describe('checkMenu: the rules across fields', () => {
     ['a required code with none listed', (m) => (m.availableDiscounts[2]!.validationCodes = []), 'availableDiscounts[2].validationCodes'],
     ['an expiring code without its date', (m) => delete m.availableDiscounts[2]!.validationCodes[0]!.expireDate, 'availableDiscounts[2].validationCodes[0].expireDate'],
     ['a discount for an unknown order type', (m) => (m.availableDiscounts[0]!.orderTypes = ['Drone']), 'availableDiscounts[0].orderTypes[0]'],
+    ['a discount with a startTime and no endTime', (m) => (m.availableDiscounts[0]!.startTime = '11:00'), 'availableDiscounts[0].endTime'],
+    ['a discount with an endTime and no startTime', (m) => delete m.availableDiscounts[3]!.startTime, 'availableDiscounts[3].startTime'],
   ])('finds %s', (_what, change, path) => {
     const m = demo();
     change(m);
@@ -49,6 +51,21 @@ describe('checkMenu: the rules across fields', () => {
     m.availableDiscounts[1]!.conditions = { menuGroups: [], items: [], modifiers: [], ...conditions };
     expect(checkMenu(m)).toEqual([{ path: `availableDiscounts[1].conditions.${message.split(' ')[0]}`, message }]);
   }); // prettier-ignore
+
+  it('takes a discount window with both ends or neither, and says which end is missing', () => {
+    const m = demo();
+    expect(m.availableDiscounts[3]).toMatchObject({ startTime: '21:00', endTime: '02:00' }); // the demo's late-night
+    delete m.availableDiscounts[3]!.endTime;
+    expect(checkMenu(m)).toEqual([
+      {
+        path: 'availableDiscounts[3].endTime',
+        message:
+          'startTime is 21:00 but endTime is missing: set both to offer the discount between them (an end before the start runs past midnight), or neither to offer it all day.',
+      },
+    ]);
+    delete m.availableDiscounts[3]!.startTime;
+    expect(checkMenu(m)).toEqual([]);
+  });
 
   it('counts nesting levels from the item: the demo pizzas nest 1 level, the cap 4', () => {
     const m = demo();

@@ -140,6 +140,15 @@ export function checkMenu(menu: MenuInput, prefix = ''): ErrorDetail[] {
         `validToDate ${d.validToDate} is before validFromDate ${d.validFromDate}.`,
       );
     }
+    // A window needs both ends: pricing reads one end alone as no window, so the discount applied all day.
+    if ((d.startTime === undefined) !== (d.endTime === undefined)) {
+      const [set, missing] =
+        d.startTime !== undefined ? (['startTime', 'endTime'] as const) : (['endTime', 'startTime'] as const);
+      problem(
+        `${at}.${missing}`,
+        `${set} is ${d[set]} but ${missing} is missing: set both to offer the discount between them (an end before the start runs past midnight), or neither to offer it all day.`,
+      );
+    }
     if (d.validationCodeRequired && d.validationCodes.length === 0) {
       problem(`${at}.validationCodes`, 'validationCodeRequired is true but no validationCodes are listed.');
     }

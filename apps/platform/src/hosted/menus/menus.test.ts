@@ -343,6 +343,37 @@ describe('POST /Menus: a fee or discount in cents is at most what a price may be
   }); // prettier-ignore
 });
 
+describe('a discount window has both ends or neither', () => {
+  // One end alone was taken and read as no window: the discount applied all day.
+  const lateNight = DEMO_MENU.availableDiscounts[3]; // the demo's late-night soda, 21:00 to 02:00
+  it.each<[string, Record<string, unknown>, string, string]>([
+    ['a startTime alone', { ...lateNight, endTime: undefined }, 'body.data.availableDiscounts[0].endTime', 'startTime is 21:00 but endTime is missing'],
+    ['an endTime alone', { ...lateNight, startTime: undefined }, 'body.data.availableDiscounts[0].startTime', 'endTime is 02:00 but startTime is missing'],
+  ])('refuses a new menu with %s (422 menu_invalid naming the missing one), storing nothing', async (what, discount, field, says) => {
+    const displayName = `Window ${what}`;
+    const res = await create(menu({ displayName, serviceTypes: ['Menufy'], availableDiscounts: [discount] }), 1002);
+    expect([res.status, codeOf(res), res.body.data]).toEqual([422, 'menu_invalid', null]);
+    expect(res.body.messagesDetails[1]).toEqual({ id: field, message: expect.stringContaining(says), messageType: 'ERROR' });
+    expect(res.body.messagesDetails[1].message).toMatch(/set both .* or neither to offer it all day\.$/);
+    expect((await suite.world.hosted('GET', `/Menus/${encodeURIComponent(displayName)}`, { store: 1002 })).status).toBe(404);
+  }); // prettier-ignore
+
+  it('refuses a patch that removes one end (422 menu_invalid), the menu unchanged; both ends or neither are taken', async () => {
+    const window = (over: Record<string, unknown>) => ({ ...lateNight, ...over });
+    const both = await create(menu({ displayName: 'Window both', serviceTypes: ['Menufy'], availableDiscounts: [lateNight] }), 1002);
+    const neither = await create(menu({ displayName: 'Window neither', serviceTypes: ['Menufy'], availableDiscounts: [window({ startTime: undefined, endTime: undefined })] }), 1002);
+    expect([both.status, neither.status]).toEqual([201, 201]);
+    const read = async () => (await suite.world.hosted('GET', '/Menus/Window%20both', { store: 1002 })).body.data;
+    const before = await read();
+    const patched = await suite.world.hosted('PATCH', '/Menus/Window%20both', { store: 1002, body: [{ op: 'remove', path: '/availableDiscounts/0/endTime' }] });
+    expect([patched.status, codeOf(patched), patched.body.messagesDetails[1]?.id]).toEqual([422, 'menu_invalid', 'availableDiscounts[0].endTime']);
+    expect(await read()).toEqual(before);
+    const none = await suite.world.hosted('PATCH', '/Menus/Window%20both', { store: 1002, body: [{ op: 'remove', path: '/availableDiscounts/0/endTime' }, { op: 'remove', path: '/availableDiscounts/0/startTime' }] });
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.data.availableDiscounts[0]).not.toHaveProperty('startTime');
+  }); // prettier-ignore
+});
+
 describe('PATCH /Menus/{menuName}: a patch cannot blow a menu up', () => {
   it('refuses copies that would make the menu larger than a menu may be sent (400 invalid_patch), at once', async () => {
     // Each copy of /groups into itself doubles the menu: 14 took seconds, 20 ran the process out of memory.

@@ -319,8 +319,14 @@ export const AvailableDiscount = z
       description:
         'Bit sum: Sunday 1, Monday 2, Tuesday 4, Wednesday 8, Thursday 16, Friday 32, Saturday 64.',
     }),
-    startTime: ClockTime.optional(),
-    endTime: ClockTime.optional().meta({ description: 'An end before the start runs past midnight.' }),
+    startTime: ClockTime.optional().meta({
+      description:
+        'From when in the day it is offered (store time), with `endTime`: set both or neither (all day); one alone is 422 `menu_invalid`.',
+    }),
+    endTime: ClockTime.optional().meta({
+      description:
+        'Until when in the day it is offered (excluded), with `startTime`; an end before the start runs past midnight.',
+    }),
     discountType: DiscountType,
     discountValue: z.number().min(0, 'must be 0 or more').meta({
       description: 'Cents, or percent (0 to 100, at most 3 decimals) for `PercentOff`.',
