@@ -449,16 +449,36 @@ describe('POST /Orders and what follows', () => {
     }
     expect((await pay(card('4242', 100, 'SUCCESS', 2_147_483_647))).status).toBe(200);
 
-    // An order of more than an integer of cents takes payments that sum past one.
+    // An order totals at most what an amount may be, as its prices and payments: one card can pay it.
     const max = 2_147_483_647;
     const menu = { displayName: 'Jewels', serviceTypes: ['Menufy'], orderTypes: [{ id: 'Pickup', orderTypeCategory: 'Pickup', displayName: 'Pickup' }], groups: [{ id: 'g', displayName: 'G', items: [{ id: 'crown', displayName: 'Crown', priceInfo: { price: max } }] }] };
     expect((await suite.world.hosted('POST', '/Menus', { body: { data: menu } })).status).toBe(201);
-    const dear = await post('/Orders', order({ menuName: 'Jewels', discounts: [], items: [{ id: 'crown', qty: 3, price: 0 }] }), { serviceType: 'Menufy' });
-    expect([dear.status, dear.body.data.total]).toEqual([201, 3 * max]);
-    const payDear = (last4: string) => suite.world.hosted('POST', `/Orders/${dear.body.data.id}/ApplyCreditCardPayment`, { body: { data: card(last4, max) } });
-    for (const last4 of ['1111', '2222', '3333']) expect((await payDear(last4)).status).toBe(200);
-    const over = await payDear('4444');
+    const crowns = (qty: number, sourceReferenceId: string) => order({ menuName: 'Jewels', discounts: [], sourceReferenceId, items: [{ id: 'crown', qty, price: 0 }] });
+    const dear = await post('/Orders', crowns(1, 'crown-1'), { serviceType: 'Menufy' });
+    expect([dear.status, dear.body.data.total]).toEqual([201, max]);
+    const payDear = (last4: string, amount: number) => suite.world.hosted('POST', `/Orders/${dear.body.data.id}/ApplyCreditCardPayment`, { body: { data: card(last4, amount) } });
+    expect((await payDear('1111', max)).status).toBe(200);
+    const over = await payDear('2222', 1);
     expect([over.status, codeOf(over)]).toEqual([422, 'payment_exceeds_balance']);
+  }); // prettier-ignore
+
+  it('refuses an order totalling more than 2147483647 cents (422 order_invalid naming body.data.items), storing nothing', async () => {
+    const max = 2_147_483_647;
+    const menu = { displayName: 'Crowns', serviceTypes: ['Menufy'], orderTypes: [{ id: 'Pickup', orderTypeCategory: 'Pickup', displayName: 'Pickup' }], groups: [{ id: 'g', displayName: 'G', items: [{ id: 'crown', displayName: 'Crown', priceInfo: { price: max } }] }] };
+    expect((await suite.world.hosted('POST', '/Menus', { body: { data: menu } })).status).toBe(201);
+    const crowns = (qty: number) => order({ menuName: 'Crowns', discounts: [], sourceReferenceId: `crowns-${qty}`, items: [{ id: 'crown', qty, price: 0 }] });
+    const why = `The order totals ${3 * max} cents, more than an order may total (${max} cents): order fewer or cheaper items, or split them over several orders.`;
+    for (const path of ['/PriceOrder', '/Orders']) {
+      const res = await post(path, crowns(3), { serviceType: 'Menufy' });
+      expect([path, res.status, res.body.data]).toEqual([path, 422, null]);
+      expect(HostedErrorBody.parse(res.body).messagesDetails).toEqual([
+        { id: 'order_invalid', message: `The order cannot be priced against menu Crowns: body.data.items: ${why}`, messageType: 'ERROR' },
+        { id: 'body.data.items', message: why, messageType: 'ERROR' },
+      ]);
+    }
+    const { db } = suite.platform.app.ctx;
+    expect(await db.select().from(hostedOrders).where(eq(hostedOrders.sourceReferenceId, 'crowns-3'))).toEqual([]);
+    expect((await post('/PriceOrder', crowns(1), { serviceType: 'Menufy' })).body.data.total).toBe(max);
   }); // prettier-ignore
 
   it(`answers the newest ${MAX_LISTED} orders of a list and says in a WARNING that more match`, async () => {

@@ -581,6 +581,18 @@ describe('taxes, fees and totals', () => {
     expect(under.rejection?.reason).toBe('orderValidation');
   });
 
+  it('cannot price an order totalling more than an amount may be (MAX_CENTS), whatever takes it past', () => {
+    const max = 2_147_483_647;
+    const jewels = { groups: [{ id: 'g', displayName: 'G', items: [{ id: 'crown', displayName: 'Crown', priceInfo: { price: max } }] }] } as unknown as Partial<Menu>;
+    const at = (order: Record<string, unknown>) => price(order, normalise(jewels));
+    const one = at({ items: [line('crown')] });
+    expect([one.errors, one.order.total]).toEqual([[], max]);
+    for (const [what, order, total] of [['two units', { items: [line('crown', 2)] }, 2 * max], ['the delivery fee', { items: [line('crown')], orderType: 'Delivery' }, max + 500 + 50]] as const) {
+      const r = at(order);
+      expect([what, r.order.total, r.errors]).toEqual([what, total, [{ path: 'items', message: `The order totals ${total} cents, more than an order may total (${max} cents): order fewer or cheaper items, or split them over several orders.` }]]);
+    }
+  }); // prettier-ignore
+
   it('keeps its sums whatever the order: lines, taxes and discounts add up; the total is never negative', () => {
     const discounts: Discount[] = [
       { discountScope: 'Order', discountType: 'PercentOff', discountValue: 12.5 },

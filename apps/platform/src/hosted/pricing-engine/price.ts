@@ -1,6 +1,7 @@
 import type { Item, Menu } from '@stream/contracts/apis/hr-menu/menu';
 import type { OrderInput, PricedOrder, RejectReason } from '@stream/contracts/apis/hr-orders/order';
 import type { HostedMessage } from '@stream/contracts/envelopes';
+import { MAX_CENTS } from '@stream/contracts/hosted';
 import { includedTax, percentOf, spread } from './cents.ts';
 import { applyDiscounts } from './discounts.ts';
 import { priceLine, type PricedLine } from './lines.ts';
@@ -43,7 +44,7 @@ export interface PricingResult {
   cartStatus: { minimumOrderPriceMet: boolean };
   /** WARNINGs: one per discount not applied, saying why, and one for a `deferDue` well in the past. */
   messages: HostedMessage[];
-  /** Non-empty: the order cannot be priced (unknown ids, modifier rules). */
+  /** Non-empty: the order cannot be priced (unknown ids, modifier rules, a total past `MAX_CENTS`). */
   errors: PricingProblem[];
   /** The first reason the store would refuse the order. */
   rejection?: { reason: RejectReason; message: string };
@@ -191,6 +192,13 @@ export function priceOrder(input: PricingInput): PricingResult {
     taxRemittanceHandledByFacilitator: order.taxRemittanceHandledByFacilitator,
     ...(order.extendedProperties ? { extendedProperties: order.extendedProperties } : {}),
   };
+  // An amount is at most MAX_CENTS (prices, payments): a total past it is no order the store can be paid.
+  if (priced.total > MAX_CENTS) {
+    problems.error(
+      'items',
+      `The order totals ${priced.total} cents, more than an order may total (${MAX_CENTS} cents): order fewer or cheaper items, or split them over several orders.`,
+    );
+  }
   return {
     order: priced,
     cartStatus: { minimumOrderPriceMet },

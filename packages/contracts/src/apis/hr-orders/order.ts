@@ -286,7 +286,9 @@ export const PricedOrder = z
     discountTotal: money('Sum of the applied discounts.'),
     feeTotal: money('Sum of the fees.'),
     taxTotal: money('Sum of the taxes, inclusive ones too.'),
-    total: money('subtotal - discountTotal + feeTotal + the taxes not included in prices.'),
+    total: money(
+      'subtotal - discountTotal + feeTotal + the taxes not included in prices; at most 2147483647 (an order priced above it is 422 `order_invalid` naming `body.data.items`).',
+    ),
     tipTotal: money('Sum of the payments’ tips.'),
     paymentTotal: money('Sum of the successful payments (tips not included).'),
     customer: Customer.optional(),
