@@ -33,9 +33,16 @@ export function registerHostedOrdersRoute(app: FastifyInstance): void {
     const to = req.query.businessDateTo ?? (req.query.businessDateFrom ? from : today);
     const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
     if (days < 1 || days > MAX_DAYS) {
+      // Both bounds were sent (one alone is one day): the end is what to move, as other errors name a field.
+      const latest = new Date(Date.parse(from) + (MAX_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+      const why =
+        days < 1
+          ? `businessDateTo ${to} is before businessDateFrom ${from}`
+          : `businessDateTo ${to} is ${days} days from businessDateFrom ${from}, both included; at most ${MAX_DAYS}: ${latest} at the latest`;
       throw new ApiError(
         'date_range_too_long',
         `businessDateFrom ${from} to businessDateTo ${to} is ${days < 1 ? 'reversed' : `${days} days`}; ask for 1 to ${MAX_DAYS} days.`,
+        [{ path: 'querystring.businessDateTo', message: `${why}.` }],
       );
     }
     // One more than answered, to know whether there are more.

@@ -410,9 +410,15 @@ describe('POST /Orders and what follows', () => {
     expect(noStages.stages).toBeUndefined();
     const withStages = (await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-12-04&includeStageTimes=true')).body.data[0];
     expect(withStages.stages).toHaveLength(2);
-    for (const q of ['businessDateFrom=2026-12-01&businessDateTo=2026-12-04', 'businessDateFrom=2026-12-03&businessDateTo=2026-12-01']) {
+    for (const [q, why] of [
+      ['businessDateFrom=2026-12-01&businessDateTo=2026-12-04', 'businessDateTo 2026-12-04 is 4 days from businessDateFrom 2026-12-01, both included; at most 3: 2026-12-03 at the latest.'],
+      ['businessDateFrom=2026-12-03&businessDateTo=2026-12-01', 'businessDateTo 2026-12-01 is before businessDateFrom 2026-12-03.'],
+      ['businessdatefrom=2026-12-30&BUSINESSDATETO=2027-01-02', 'businessDateTo 2027-01-02 is 4 days from businessDateFrom 2026-12-30, both included; at most 3: 2027-01-01 at the latest.'],
+    ]) {
       const res = await suite.world.hosted('GET', `/Orders?${q}`);
-      expect([res.status, codeOf(res)]).toEqual([400, 'date_range_too_long']);
+      expect([res.status, codeOf(res), res.body.data]).toEqual([400, 'date_range_too_long', null]);
+      // The offending field has its entry, as every validation error's fields do.
+      expect(res.body.messagesDetails.slice(1)).toEqual([{ id: 'querystring.businessDateTo', message: why, messageType: 'ERROR' }]);
     }
     expect((await suite.world.hosted('GET', '/Orders?businessDateFrom=2026-13-01')).status).toBe(400);
 

@@ -303,12 +303,15 @@ the day it was sent when \`deferDue\` was past) lies in
 \`businessDateFrom\`..\`businessDateTo\` (both included, at most 3 days; one alone: that date; neither: the store's today), newest first, narrowed
 by the other filters; at most the newest 1000, with a WARNING \`orders_truncated\` when more match. Stages only with
 \`includeStageTimes=true\`. A longer or reversed range is 400
-\`date_range_too_long\`. ${STORE}`,
+\`date_range_too_long\`, its \`querystring.businessDateTo\` entry saying the latest date to ask for. ${STORE}`,
   request: {
     headers: StoreHeaders,
     query: z.object({
       businessDateFrom: BusinessDate.optional(),
-      businessDateTo: BusinessDate.optional(),
+      businessDateTo: BusinessDate.optional().meta({
+        description:
+          'The last business date, included: at most 2 days after `businessDateFrom`, and not before it (else 400 `date_range_too_long` naming it).',
+      }),
       includeStageTimes: yes.default(false),
       sourceReferenceId: z.string().min(1).max(25).optional(),
       customerId: z.string().min(1).max(50).optional(),
