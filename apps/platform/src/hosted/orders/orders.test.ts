@@ -547,3 +547,26 @@ describe('POST /Orders and what follows', () => {
     expect((await stranger.hosted('POST', '/Orders/Cancel?sourceReferenceId=mine', { serviceType: 'DoorDash' })).status).toBe(404);
   }); // prettier-ignore
 });
+
+describe('methods a path does not take', () => {
+  it('answers GET /Orders/Cancel 405 method_not_allowed with Allow: POST (it is no order id), as any such method', async () => {
+    const placed = await post('/Orders', order({ sourceReferenceId: 'not-by-get' }));
+    expect(placed.status, placed.text).toBe(201);
+    const expected = { data: null, message: 'GET is not allowed on /Orders/Cancel; use POST.', messagesDetails: [{ id: 'method_not_allowed', message: 'GET is not allowed on /Orders/Cancel; use POST.', messageType: 'ERROR' }] };
+    for (const path of ['/Orders/Cancel', '/Orders/Cancel?sourceReferenceId=not-by-get']) {
+      const res = await suite.world.hosted('GET', path, { serviceType: 'DoorDash' });
+      expect([path, res.status, res.headers.get('allow'), res.body]).toEqual([path, 405, 'POST', expected]);
+      // Before the token, as every 405 of these APIs.
+      const anonymous = await call('GET', `${suite.platform.url}${path}`);
+      expect([path, anonymous.status, anonymous.headers.get('allow')]).toEqual([path, 405, 'POST']);
+    }
+    const head = await call('HEAD', `${suite.platform.url}/Orders/Cancel`);
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'POST']);
+    // Nothing was cancelled; POST cancels, and an order id is still an order id.
+    expect((await suite.world.hosted('GET', `/Orders/${placed.body.data.id}`)).body.data.status).toBe('accepted');
+    const cancelled = await suite.world.hosted('POST', '/Orders/Cancel?sourceReferenceId=not-by-get', { serviceType: 'DoorDash' });
+    expect([cancelled.status, cancelled.body.data.status]).toEqual([200, 'cancelled']);
+    const notAnId = await suite.world.hosted('GET', '/Orders/cancel');
+    expect([notAnId.status, notAnId.body.messagesDetails[1]?.id]).toEqual([400, 'params.id']);
+  }); // prettier-ignore
+});
