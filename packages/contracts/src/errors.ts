@@ -259,7 +259,8 @@ export const ERROR_CODES = {
   },
   invalid_patch: {
     status: 400,
-    description: 'The JSON Patch document is malformed, or an operation names a path the menu does not have.',
+    description:
+      'The JSON Patch document is malformed, or an operation names a path, or writes a field, the menu does not have.',
   },
   patch_not_allowed: {
     status: 405,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MENU, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
@@ -371,6 +371,44 @@ describe('a discount window has both ends or neither', () => {
     const none = await suite.world.hosted('PATCH', '/Menus/Window%20both', { store: 1002, body: [{ op: 'remove', path: '/availableDiscounts/0/endTime' }, { op: 'remove', path: '/availableDiscounts/0/startTime' }] });
     expect(none.status, none.text).toBe(200);
     expect(none.body.data.availableDiscounts[0]).not.toHaveProperty('startTime');
+  }); // prettier-ignore
+});
+
+describe('PATCH /Menus/{menuName}: a value holding a field the menu does not have is refused, not dropped', () => {
+  // A menu of its own, on the other demo store: the other tests' menus stay as they are.
+  const patch = (body: unknown) => suite.world.hosted('PATCH', '/Menus/Strict', { body, store: 1002 });
+  const read = async () => (await suite.world.hosted('GET', '/Menus/Strict', { store: 1002 })).body.data;
+  const calzone = { id: 'calzone', displayName: 'Calzone', priceInfo: { price: 1500 } };
+  const exactly = "(a patch's field names are matched exactly, case included)";
+  beforeAll(async () => {
+    expect(
+      (await create(menu({ displayName: 'Strict', serviceTypes: ['GoogleOrdering'] }), 1002)).status,
+    ).toBe(201);
+  });
+
+  it.each<[string, unknown[], string, string, string]>([
+    ['a misspelt field deep in an added item, after a harmless operation', [{ op: 'replace', path: '/groups/0/displayName', value: 'Pies' }, { op: 'add', path: '/groups/0/items/-', value: { ...calzone, modifiers: [{ id: 'c', displayName: 'C', modifiers: [{ id: 'ham', displayName: 'Ham', descripton: 'typo' }] }] } }], 'body[1].value.modifiers[0].modifiers[0].descripton', 'descripton', 'Operation 1 (add /groups/0/items/-) writes a field the menu does not have, the first groups[0].items[3].modifiers[0].modifiers[0].descripton'],
+    ['a field of a replaced price', [{ op: 'replace', path: '/groups/0/items/0/priceInfo', value: { price: 1900, prise: 1900 } }], 'body[0].value.prise', 'prise', 'Operation 0 (replace /groups/0/items/0/priceInfo) writes a field the menu does not have, the first groups[0].items[0].priceInfo.prise'],
+    ['a field in another case (a patch is read exactly)', [{ op: 'add', path: '/groups/1/items/0', value: { ...calzone, IsAvailable: false } }], 'body[0].value.IsAvailable', 'IsAvailable', 'Operation 0 (add /groups/1/items/0) writes a field the menu does not have, the first groups[1].items[0].IsAvailable'],
+    ['a field the spec spells otherwise, in a discount', [{ op: 'add', path: '/availableDiscounts/0', value: { id: 'x', displayName: 'X', discountScope: 'Order', discountType: 'AmountOff', discountValue: 100, conditions: { menuGroups: ['pizzas'], menuGroupRequirements: 1 } } }], 'body[0].value.conditions.menuGroupRequirements', 'menuGroupRequirements', 'Operation 0 (add /availableDiscounts/0) writes a field the menu does not have, the first availableDiscounts[0].conditions.menuGroupRequirements'],
+    ['a field moved after it was added', [{ op: 'add', path: '/groups/1/items/-', value: { ...calzone, sku: 'C1' } }, { op: 'move', from: '/groups/1/items/2', path: '/groups/2/items/0' }], 'body[1].path', 'sku', 'Operation 1 (move /groups/2/items/0) writes a field the menu does not have, the first groups[2].items[0].sku'],
+  ])('refuses %s (400 invalid_patch naming it), the menu unchanged', async (_what, body, field, name, says) => {
+    const before = await read();
+    const res = await patch(body);
+    expect([res.status, res.body.data, res.body.messagesDetails[0].id]).toEqual([400, null, 'invalid_patch']);
+    expect(res.body.messagesDetails[0].message).toBe(`${says}; a patch is read exactly as sent, so nothing was changed.`);
+    expect(res.body.messagesDetails.slice(1)).toEqual([{ id: field, message: `${name} is not a field of the menu ${exactly}`, messageType: 'ERROR' }]);
+    expect(await read()).toEqual(before);
+  }); // prettier-ignore
+
+  it('still takes values of known fields only, and the whole menu written back as read (its id included)', async () => {
+    const before = await read();
+    const added = await patch([{ op: 'add', path: '/groups/0/items/-', value: { ...calzone, description: 'Folded', modifiers: [{ id: 'c', displayName: 'C', modifiers: [{ id: 'ham', displayName: 'Ham', modifierpriceInfo: { price: 150 } }] }] } }]);
+    expect([added.status, added.body.messagesDetails]).toEqual([200, []]);
+    expect(added.body.data.groups[0].items.at(-1)).toMatchObject({ id: 'calzone', description: 'Folded' });
+    const whole = await patch([{ op: 'replace', path: '', value: { ...added.body.data, displayName: 'Strict' } }]);
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body.data.id).toBe(before.id);
   }); // prettier-ignore
 });
 

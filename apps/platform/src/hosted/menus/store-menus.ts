@@ -15,6 +15,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { hostedMenus } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
+import { ignoredPaths } from '../ignored-fields.ts';
 import { checkMenu } from './check.ts';
 import { fieldPath } from '@stream/contracts/server/field-path';
 
@@ -190,7 +191,7 @@ export async function patchStoreMenu(
   }
   return db.transaction(async (tx) => {
     const row = await findStoreMenu(tx, storeId, name, true);
-    const patched = applyPatch(menuOf(row), patch, maxBytes);
+    const { doc: patched, written } = applyPatch(menuOf(row), patch, maxBytes);
     const parsed = MenuInput.safeParse(patched);
     if (!parsed.success) {
       const details: ErrorDetail[] = parsed.error.issues.map((i) => ({
@@ -211,6 +212,7 @@ export async function patchStoreMenu(
         [{ path: `body[${lost}].path`, message: 'not a field of the menu' }],
       );
     }
+    refuseUnknownFields(patched, parsed.data, patch, written);
     requireValid(parsed.data, '');
     try {
       const [updated] = await tx
@@ -239,9 +241,15 @@ type PatchOp = z.output<typeof JsonPatch>[number];
  * doubles it, 20 such copies are a million menus), so the bytes copies add are counted against
  * `maxBytes` before each is applied.
  */
-function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>, maxBytes: number): unknown {
+function applyPatch(
+  menu: Menu,
+  patch: z.output<typeof JsonPatch>,
+  maxBytes: number,
+): { doc: unknown; written: (string | undefined)[] } {
   let doc: unknown = structuredClone(menu);
   let bytes: number | undefined; // the menu's, read at the first copy
+  // Where each operation left a value, an append's `-` as the index it took (`refuseUnknownFields` reads it).
+  const written: (string | undefined)[] = [];
   patch.forEach((op, index) => {
     if (op.op === 'copy' && op.from !== undefined) {
       bytes = (bytes ?? JSON.stringify(menu).length) + JSON.stringify(valueAt(doc, op.from) ?? null).length;
@@ -259,6 +267,11 @@ function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>, maxBytes: num
       throw refusal(index, op, 'path', `it moves ${op.from || 'the menu'} into itself`);
     }
     keepsItsId(doc, op, index);
+    if (['add', 'replace', 'copy', 'move'].includes(op.op)) {
+      const parent = op.path.slice(0, op.path.lastIndexOf('/'));
+      const list = op.path.endsWith('/-') ? valueAt(doc, parent) : undefined;
+      written[index] = Array.isArray(list) ? `${parent}/${list.length}` : op.path;
+    }
     try {
       doc = jsonPatch.applyOperation(doc, op as Operation, true, true, true, index).newDocument;
     } catch (err) {
@@ -272,7 +285,62 @@ function applyPatch(menu: Menu, patch: z.output<typeof JsonPatch>, maxBytes: num
       throw refusal(index, op, field, why);
     }
   });
-  return doc;
+  return { doc, written };
+}
+
+/**
+ * 400 `invalid_patch` for each field an `add` or `replace` value (or whatever the patch wrote) holds that
+ * the menu has not: `MenuInput` strips it, so it would be lost without a word, where `POST /Menus` at
+ * least warns of it. The patched menu as the operations left it is compared with what its schema kept
+ * (`ignoredPaths`, as the WARNINGs of POST /Menus are found); the stored menu holds only what the schema
+ * kept, so all such a field can come from is the patch (its `id`, which the API shows, aside). A field is
+ * named in the value of the operation that wrote it, `body[0].value.modifiers[0].descripton`, or by the
+ * path of the copy or move that put it where it is; else (a later insert shifted it) by its place in the menu.
+ */
+function refuseUnknownFields(
+  patched: unknown,
+  kept: MenuInput,
+  patch: z.output<typeof JsonPatch>,
+  written: readonly (string | undefined)[],
+): void {
+  const lost = ignoredPaths(patched, kept, '').filter((p) => p !== '.id');
+  if (lost.length === 0) return;
+  // Each operation's place in the form `ignoredPaths` names fields in (`.groups[0].items[3]`).
+  const places = written.map((pointer) => (pointer === undefined ? undefined : dotted(patched, pointer)));
+  const details = lost.map((path) => {
+    const name = path.slice(path.lastIndexOf('.') + 1);
+    const message = `${name} is not a field of the menu (a patch's field names are matched exactly, case included)`;
+    for (let i = patch.length - 1; i >= 0; i--) {
+      const at = places[i];
+      if (at === undefined || !path.startsWith(at) || !/^([.[]|$)/.test(path.slice(at.length))) continue;
+      const field = patch[i]!.op === 'add' || patch[i]!.op === 'replace' ? 'value' : 'path';
+      return {
+        path: `body[${i}].${field}${field === 'value' ? path.slice(at.length) : ''}`,
+        message,
+        index: i,
+      };
+    }
+    return { path: path.slice(1), message, index: undefined };
+  });
+  const first = details[0]!;
+  const op = first.index === undefined ? undefined : patch[first.index]!;
+  throw new ApiError(
+    'invalid_patch',
+    `${op ? `Operation ${first.index} (${op.op} ${op.path}) writes` : 'The patch writes'} ${lost.length === 1 ? 'a field' : `${lost.length} fields`} the menu does not have, the first ${lost[0]!.slice(1)}; a patch is read exactly as sent, so nothing was changed.`,
+    details.map(({ path, message }) => ({ path, message })),
+  );
+}
+
+/** A JSON pointer into `doc` as `ignoredPaths` names places: `/groups/0/items/-` read `.groups[0].items[3]`. */
+function dotted(doc: unknown, pointer: string): string {
+  let at: unknown = doc;
+  let out = '';
+  for (const raw of pointer === '' ? [] : pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    out += Array.isArray(at) ? `[${key}]` : `.${key}`;
+    at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
+  }
+  return out;
 }
 
 /** The value at `pointer` (own fields only), or undefined when the document has nothing there. */

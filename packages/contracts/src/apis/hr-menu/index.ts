@@ -71,7 +71,10 @@ const JsonPatchOperation = z
     path: JsonPointer.meta({
       description: 'A JSON Pointer into the menu (`/groups/0/items/1/isAvailable`).',
     }),
-    value: z.unknown().optional(),
+    value: z.unknown().optional().meta({
+      description:
+        "What `add`, `replace` and `test` write or compare: the menu's own field names, exactly (a field it does not have is 400 `invalid_patch`).",
+    }),
     from: JsonPointer.optional(),
   })
   .meta({ id: 'JsonPatchOperation', description: 'One RFC 6902 operation.' });
@@ -91,7 +94,8 @@ export const patchMenu = defineOperation({
 nothing: the patched menu is checked as a whole, as a new one would be, and stored only when it passes. Marking an item
 out of stock is \`[{"op": "replace", "path": "/groups/0/items/1/isAvailable", "value": false}]\`.
 
-- 400 \`invalid_patch\`: a malformed operation, or a path the menu does not have.
+- 400 \`invalid_patch\`: a malformed operation, a path the menu does not have, or a value holding a field the menu does
+  not have (matched exactly, case included), each named in \`messagesDetails\` as \`body[1].value.modifiers[0].descripton\`.
 - 405 \`patch_not_allowed\`: the patch changes an \`id\` (the menu's or any object's: orders and discounts refer to them),
   by an operation on an \`id\` or by writing over an object with one of another id (\`replace /groups/0/items/1\` must
   carry the item's own \`id\`); adding objects to a list and removing them are taken.
