@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { HostedMessage } from '@stream/contracts/envelopes';
+import { MAX_DETAILS } from '@stream/contracts/errors';
 
 /**
  * Fields a partner sent that the contract does not have. Zod drops them without a word, so a
@@ -196,15 +197,28 @@ export function ignoredPaths(
   return found;
 }
 
-/** One WARNING per field of the request body the contract does not have (and so did not use). */
+/**
+ * One WARNING per field of the request body the contract does not have (and so did not use): at most
+ * `MAX_DETAILS`, then one counting the rest, as errors list their fields.
+ */
 export function ignoredFields(req: FastifyRequest, what: string, loose?: Loose): HostedMessage[] {
-  return ignoredPaths(req.sentBody, req.body, 'body', loose).map((path) => {
+  const paths = ignoredPaths(req.sentBody, req.body, 'body', loose);
+  const listed = paths.slice(0, MAX_DETAILS).map((path): HostedMessage => {
     const name = path.slice(path.lastIndexOf('.') + 1);
-    const meant = MEANT[name];
+    // Own properties only: a field named `constructor` means nothing of the contract's.
+    const meant = Object.hasOwn(MEANT, name) ? MEANT[name] : undefined;
     return {
       id: path,
       message: `${name} is not a field of ${what}; it was ignored.${meant ? ` Did you mean ${meant}?` : ''}`,
       messageType: 'WARNING',
     };
   });
+  const more = paths.length - listed.length;
+  if (more > 0)
+    listed.push({
+      id: 'more_warnings',
+      message: `${more} more field(s) of ${what} were ignored and are not listed.`,
+      messageType: 'WARNING',
+    });
+  return listed;
 }

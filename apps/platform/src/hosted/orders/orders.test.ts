@@ -59,14 +59,17 @@ describe('POST /PriceOrder', () => {
     expect(kinds).toContain('WARNING:body.data.discounts[0]');
   });
 
-  it('answers a list of modifiers as long as a body may hold at once, naming each it does not know', async () => {
+  it('answers a list of modifiers as long as a body may hold at once, naming the first it does not know and counting the rest', async () => {
     // 70,000 ids fill the 1 MB body: checking each against those before it blocked the process 6 s.
     const orderModifiers = Array.from({ length: 70_000 }, (_, i) => ({ id: i.toString(36) }));
     const started = performance.now(); // Date is the file's fake clock, which stands still while the process is blocked
     const res = await post('/PriceOrder', order({ items: [{ id: 'garlic-knots', qty: 1, price: 0, orderModifiers }] }));
     expect(performance.now() - started).toBeLessThan(3000);
     expect([res.status, codeOf(res)]).toEqual([422, 'order_invalid']);
-    expect(res.body.messagesDetails[70_000]).toMatchObject({ id: 'body.data.items[0].orderModifiers[69999].id' });
+    // The first 100 are named, then how many more (a 10 MB answer named them all).
+    expect(res.body.messagesDetails).toHaveLength(102);
+    expect(res.body.messagesDetails[100]).toMatchObject({ id: 'body.data.items[0].orderModifiers[99].id' });
+    expect(res.body.messagesDetails[101]).toMatchObject({ id: 'more_problems', message: expect.stringMatching(/^69900 more problem/) });
   }); // prettier-ignore
 
   it('is 422 order_invalid for an item the menu does not have, naming the field', async () => {
@@ -141,6 +144,17 @@ describe('POST /PriceOrder', () => {
     // postalCode is the spec's postalcode in another case: read as it, not lost (field names are read in any case).
     expect(placed.body.data.customer).toMatchObject({ firstName: 'Ana', postalcode: '10001' });
     expect((await post('/PriceOrder', order())).body.messagesDetails).toEqual([]);
+  }); // prettier-ignore
+
+  it('names at most 100 fields it does not know, then how many more; a field named constructor is no misspelling', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`extra${i}`, i]));
+    const res = await post('/PriceOrder', order({ ...extra, constructor: 'x' }));
+    expect(res.status, res.text).toBe(200);
+    const details = res.body.messagesDetails as { id: string; message: string }[];
+    expect(details).toHaveLength(101);
+    expect(details[100]).toEqual({ id: 'more_warnings', message: '51 more field(s) of an order were ignored and are not listed.', messageType: 'WARNING' });
+    const alone = await post('/PriceOrder', order({ constructor: 'x' }));
+    expect(alone.body.messagesDetails).toEqual([{ id: 'body.data.constructor', message: 'constructor is not a field of an order; it was ignored.', messageType: 'WARNING' }]);
   }); // prettier-ignore
 
   it('takes an optional field sent as null as absent (as serialisers write it), and names a required one as missing', async () => {
