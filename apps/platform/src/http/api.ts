@@ -117,6 +117,8 @@ export function envelopeForUrl(app: FastifyInstance, url: string): ErrorEnvelope
   return apiScopeOf(app, url)?.envelope ?? 'stream';
 }
 
+const paramCount = (template: string) => template.split('/').filter((seg) => seg.startsWith('{')).length;
+
 /** Whether a concrete path matches an operation's path template. */
 function matchesTemplate(template: string, path: string): boolean {
   const a = template.split('/');
@@ -139,8 +141,11 @@ export function answerNotFound(app: FastifyInstance, req: FastifyRequest, reply:
     return sendError(reply, envelope, 400, { code: 'invalid_request', message: LONG_PARAM_MESSAGE });
   }
   if (scope && envelope === 'hosted') {
+    // As the router, a literal segment wins over a parameter: `/Orders/Cancel` is POST's, not `/Orders/{id}`'s.
+    const matching = scope.operations.filter((op) => matchesTemplate(op.path, path));
+    const fewest = Math.min(...matching.map((op) => paramCount(op.path)));
     const allowed = [
-      ...new Set(scope.operations.filter((op) => matchesTemplate(op.path, path)).map((op) => op.method)),
+      ...new Set(matching.filter((op) => paramCount(op.path) === fewest).map((op) => op.method)),
     ];
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));

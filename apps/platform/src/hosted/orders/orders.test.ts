@@ -576,6 +576,11 @@ describe('methods a path does not take', () => {
     }
     const head = await call('HEAD', `${suite.platform.url}/Orders/Cancel`);
     expect([head.status, head.headers.get('allow')]).toEqual([405, 'POST']);
+    // Any other method too: the literal path is POST's alone, not also GET /Orders/{id}'s.
+    for (const method of ['PUT', 'DELETE']) {
+      const other = await call(method, `${suite.platform.url}/Orders/Cancel`);
+      expect([method, other.status, other.headers.get('allow')]).toEqual([method, 405, 'POST']);
+    }
     // Nothing was cancelled; POST cancels, and an order id is still an order id.
     expect((await suite.world.hosted('GET', `/Orders/${placed.body.data.id}`)).body.data.status).toBe('accepted');
     const cancelled = await suite.world.hosted('POST', '/Orders/Cancel?sourceReferenceId=not-by-get', { serviceType: 'DoorDash' });
