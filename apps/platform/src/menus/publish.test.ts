@@ -37,6 +37,14 @@ afterAll(async () => {
 
 const api = (method: string, path: string, token = w.token) => call(method, `${w.url}${path}`, { token });
 const menus = (what: string) => `/menus/locations/${w.locationId}/${what}`;
+/** The location's catalog problems as [severity, kind, id, field], in the order the API lists them. */
+const catalogProblems = async () =>
+  ((await api('GET', menus('catalog'))).body.catalog.problems as Record<string, string>[]).map((p) => [
+    p.severity,
+    p.kind,
+    p.id,
+    p.field,
+  ]);
 const posEvents = () => w.pos.ofPath('/stream-pos/v1/events').map((r) => r.body as Record<string, never>);
 const publishes = () =>
   w.dsp
@@ -732,8 +740,7 @@ describe('publishing a location menu', () => {
     try {
       const clean = await published(DEMO_CATALOG);
       expect(await published(broken)).toBe(clean);
-      const { problems } = (await api('GET', menus('catalog'))).body.catalog;
-      expect(problems.map((p: Record<string, string>) => [p.severity, p.kind, p.id, p.field])).toEqual([
+      expect(await catalogProblems()).toEqual([
         ['error', 'modifier_group', 'grp-broken', 'name'],
         ['error', 'item_family', 'fam-broken', 'modifier_group_ids'],
         ['warning', 'category', 'cat-tacos', 'item_family_ids'],
@@ -784,8 +791,7 @@ describe('publishing a location menu', () => {
       expect(objectIn(file, streamIdOf(w.locationId, 'item', 'itm-bowl-regular'))).toMatchObject({ price: 1175 });
       expect(objectIn(file, streamIdOf(w.locationId, 'item_family', 'fam-horchata'))).toBeUndefined();
       // Said as a fresh pull says it.
-      const { problems } = (await api('GET', menus('catalog'))).body.catalog;
-      expect(problems.map((p: Record<string, string>) => [p.severity, p.kind, p.id, p.field])).toEqual([
+      expect(await catalogProblems()).toEqual([
         ['error', 'item_family', 'fam-horchata', 'tax_ids'],
         ['error', 'item', 'itm-horchata-16', 'item_family_id'],
         ['error', 'item', 'itm-horchata-24', 'item_family_id'],
