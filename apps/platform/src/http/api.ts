@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorEnvelope } from '@stream/contracts/envelopes';
-import { API_DOCS, type ApiDoc, type Operation } from '@stream/contracts/operation';
+import { API_DOCS, fastifyPath, type ApiDoc, type Operation } from '@stream/contracts/operation';
 import { installErrorHandler, noRouteMessage, sendError } from '@stream/contracts/server/scope';
 import { isConnectionLost } from '../db/errors.ts';
 
@@ -84,11 +84,44 @@ export async function registerApi(
         async (capApp) => {
           capApp.setNotFoundHandler((req, reply) => answerNotFound(app, req, reply));
           await capability.register(capApp);
+          mountShadowedMethods(app, capApp, scope, capability.prefix);
         },
         { prefix: capability.prefix },
       );
     }
   });
+}
+
+/**
+ * The router prefers a literal segment to a parameter only among routes of one method: a GET of
+ * `/Orders/Cancel` (POST only) would reach `GET /Orders/{id}` with the id `Cancel`, and answer about
+ * that id. Each method a parameterised sibling would take is mounted on the literal path too,
+ * answered as no route is (`answerNotFound`: 405 with `Allow` in the hosted APIs, 404 elsewhere).
+ * Siblings share their first segment, so one capability holds them all.
+ */
+function mountShadowedMethods(
+  app: FastifyInstance,
+  capApp: FastifyInstance,
+  scope: ApiScope,
+  prefix: string,
+) {
+  const ops = scope.operations.filter((op) => firstSegment(op.path) === prefix);
+  for (const path of new Set(ops.map((op) => op.path))) {
+    const taken = new Set(ops.filter((op) => op.path === path).map((op) => op.method));
+    for (const sibling of ops) {
+      if (taken.has(sibling.method)) continue;
+      if (paramCount(sibling.path) <= paramCount(path) || !matchesTemplate(sibling.path, path)) continue;
+      taken.add(sibling.method);
+      const refuse = async (req: FastifyRequest, reply: FastifyReply) => answerNotFound(app, req, reply);
+      // Answered as the request arrives, as a path no route takes: no token read, no query checked.
+      capApp.route({
+        method: sibling.method,
+        url: fastifyPath(path).slice(prefix.length),
+        onRequest: refuse,
+        handler: refuse,
+      });
+    }
+  }
 }
 
 /** The longest path parameter the router takes: no id the platform gives is that long. */

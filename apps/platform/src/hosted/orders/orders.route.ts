@@ -25,19 +25,6 @@ const ORDER_FIELDS = orderFields(CreateOrderData);
 /** GET, POST /Orders; GET /Orders/{id} */
 export function registerHostedOrdersRoute(app: FastifyInstance): void {
   const { db } = app.ctx;
-  // `/Orders/Cancel` is a path of its own (POST, by reference), but a GET of it matches `/Orders/{id}`,
-  // whose id it is not: answered as any method a hosted path does not take (405 with Allow), before the
-  // token is read, not as a 400 on params.id. A callback hook: it runs on every call of the scope.
-  app.addHook('onRequest', (req, reply, done) => {
-    if (req.routeOptions.url === `${app.prefix}/:id` && (req.params as { id?: string }).id === 'Cancel') {
-      reply.header('allow', 'POST');
-      done(
-        new ApiError('method_not_allowed', `${req.method} is not allowed on ${app.prefix}/Cancel; use POST.`),
-      );
-      return;
-    }
-    done();
-  });
   mount(app, listHostedOrders, async (req) => {
     const auth = authOf(req);
     const store = await findGrantedStore(db, auth, req.headers['x-store']);
