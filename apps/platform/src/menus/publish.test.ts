@@ -778,7 +778,9 @@ describe('publishing a location menu', () => {
     old.item!.find((i) => i.provider_id === 'itm-bowl-regular')!.price_amount = 1175;
     old.category!.find((c) => c.provider_id === 'cat-bowls')!.item_family_ids!.push('fam-gone');
     old.item_family!.find((f) => f.provider_id === 'fam-horchata')!.tax_ids!.push('tax-gone');
-    const [{ version }] = rowsOf<{ version: number }>(await db.execute(sql`select max(version) as version from catalogs where location_id = ${w.locationId}`)) as [{ version: number }];
+    const [{ version, settled }] = rowsOf<{ version: number; settled: boolean }>(await db.execute(sql`select max(version) as version, bool_and(references_settled) as settled from catalogs where location_id = ${w.locationId}`)) as [{ version: number; settled: boolean }];
+    expect(settled, 'a pulled version is stored settled, and read as stored').toBe(true);
+    // references_settled false, as on every row older than the flag.
     await db.execute(sql`insert into catalogs (id, location_id, version, catalog, problems, digest)
       values ('ctlg_unsettled', ${w.locationId}, ${version + 1}, ${JSON.stringify(old)}::jsonb, '[]'::jsonb, 'unsettled')`);
     try {

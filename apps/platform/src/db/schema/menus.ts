@@ -21,6 +21,11 @@ export const catalogs = pgTable(
     problems: jsonb('problems').$type<unknown[]>().notNull(),
     /** sha256 of the catalog as normalised: a pull that changes nothing makes no version. */
     digest: text('digest').notNull(),
+    /**
+     * The stored catalog names only objects it holds: `saveCatalog` stores it normalised, references
+     * settled. False on rows older than the flag (migration 0028), settled again as read (`catalogOf`).
+     */
+    referencesSettled: boolean('references_settled').notNull().default(false),
     fetchedAt: timestamptz('fetched_at').notNull().defaultNow(),
     createdAt: createdAt(),
   },

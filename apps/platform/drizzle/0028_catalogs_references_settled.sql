@@ -1,0 +1,1 @@
+ALTER TABLE "catalogs" ADD COLUMN "references_settled" boolean DEFAULT false NOT NULL;
