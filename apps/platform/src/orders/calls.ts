@@ -17,7 +17,7 @@ import type { Binding } from '../onboarding/bindings.ts';
 import { merchant } from '../onboarding/merchant.ts';
 import type { Partner } from '../partners/service.ts';
 import { settleDelivery, deliveryGaveUp, type DeliveryResult } from './outcome.ts';
-import { addGaveUp, findOrder, sendCalls, type Order, type TimelineInput } from './records.ts';
+import { addGaveUp, sendCalls, type Order, type TimelineInput } from './records.ts';
 
 /**
  * The two calls order routing makes, as outbox jobs: to the POS (`POST /stream-pos/v1/orders`) and
@@ -201,20 +201,22 @@ const posCallDef: Omit<
   async onDead(tx, job) {
     const { order_id, request } = job.payload;
     if (request.type === 'order.created') return deliveryGaveUp(tx, job);
-    const order = await findOrder(tx, order_id);
-    if (!order?.locationId) return;
     const error = job.error.slice(0, 1000);
-    const [location] = await tx
+    // The order's location, and the POS partner its grant is of, in one statement.
+    const [pos] = await tx
       .update(orgLocations)
       .set({ lastUndelivered: undeliveredOf(request.type, order_id, error) })
-      .where(eq(orgLocations.id, order.locationId))
-      .returning({ integrationId: orgLocations.integrationId });
-    const [pos] = location
-      ? await tx
-          .select({ partnerId: integrations.sourcePartnerId })
-          .from(integrations)
-          .where(eq(integrations.id, location.integrationId))
-      : [];
+      .from(integrations)
+      .where(
+        and(
+          eq(
+            orgLocations.id,
+            tx.select({ id: orders.locationId }).from(orders).where(eq(orders.id, order_id)),
+          ),
+          eq(integrations.id, orgLocations.integrationId),
+        ),
+      )
+      .returning({ partnerId: integrations.sourcePartnerId });
     if (pos)
       await addGaveUp(tx, order_id, { type: request.type, partnerId: pos.partnerId, who: 'The POS', error });
   },
