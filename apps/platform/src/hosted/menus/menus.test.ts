@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MENU, DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { MenuInput } from '@stream/contracts/apis/hr-menu/menu';
 import { HostedErrorBody } from '@stream/contracts/envelopes';
 import { call } from '../../../test/http.ts';
+import { MIGRATIONS_FOLDER } from '../../db/migrate.ts';
 import { importCompany } from '../companies.ts';
 import { hostedSuite } from '../testing.ts';
 
@@ -371,6 +375,24 @@ describe('a discount window has both ends or neither', () => {
     const none = await suite.world.hosted('PATCH', '/Menus/Window%20both', { store: 1002, body: [{ op: 'remove', path: '/availableDiscounts/0/endTime' }, { op: 'remove', path: '/availableDiscounts/0/startTime' }] });
     expect(none.status, none.text).toBe(200);
     expect(none.body.data.availableDiscounts[0]).not.toHaveProperty('startTime');
+  }); // prettier-ignore
+
+  it('a menu stored with one end before the rule is patched again after migration 0029, which removes the lone end pricing never read', async () => {
+    const db = suite.platform.app.ctx.db;
+    const [lone, kept] = [await create(menu({ displayName: 'Window lone', serviceTypes: ['Menufy'], availableDiscounts: [lateNight] }), 1002), await create(menu({ displayName: 'Window kept', serviceTypes: ['Menufy'], availableDiscounts: [lateNight] }), 1002)];
+    expect([lone.status, kept.status]).toEqual([201, 201]);
+    // As the platform stored it before the rule.
+    await db.execute(sql`update hosted_menus set menu = menu #- '{availableDiscounts,0,endTime}' where name = 'Window lone'`);
+    const rename = [{ op: 'replace', path: '/availableDiscounts/0/displayName', value: 'Soda after nine' }];
+    const refused = await suite.world.hosted('PATCH', '/Menus/Window%20lone', { store: 1002, body: rename });
+    expect([refused.status, refused.body.messagesDetails[1]?.id]).toEqual([422, 'availableDiscounts[0].endTime']);
+    await db.execute(sql.raw(readFileSync(join(MIGRATIONS_FOLDER, '0029_hosted_discount_lone_window_end.sql'), 'utf8')));
+    const patched = await suite.world.hosted('PATCH', '/Menus/Window%20lone', { store: 1002, body: rename });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data.availableDiscounts[0]).toMatchObject({ displayName: 'Soda after nine', discountValue: lateNight.discountValue });
+    expect(patched.body.data.availableDiscounts[0]).not.toHaveProperty('startTime');
+    const untouched = await suite.world.hosted('GET', '/Menus/Window%20kept', { store: 1002 });
+    expect(untouched.body.data.availableDiscounts[0]).toMatchObject({ startTime: '21:00', endTime: '02:00' });
   }); // prettier-ignore
 });
 
