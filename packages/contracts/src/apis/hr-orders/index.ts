@@ -315,7 +315,10 @@ by the other filters; at most the newest 1000, with a WARNING \`orders_truncated
       includeStageTimes: yes.default(false),
       sourceReferenceId: z.string().min(1).max(25).optional(),
       customerId: z.string().min(1).max(50).optional(),
-      phoneNumber: z.string().min(1).max(20).optional(),
+      phoneNumber: z.string().min(1).max(20).optional().meta({
+        description:
+          "Only orders whose customer's `phoneNumber` is this, as the order holds it. Percent-encode a `+` as `%2B` (a bare `+` in a query string is a space).",
+      }),
       serviceType: ServiceType.optional().meta({
         description: 'Only orders placed with this `X-Service-Type`.',
       }),
