@@ -200,10 +200,17 @@ describe('GET /Stores/{id}/DeliveryMetrics, with a geocoder and a route service'
     const noRoute = await world.hosted('GET', query(['100', '11th Ave'], '&includeDrivingDistance=true'));
     expect(noRoute.body.data.drivingDistance).toBeNull();
     expect(noRoute.body.messagesDetails[0]).toMatchObject({ id: 'drivingDistance', messageType: 'WARNING' });
+    // A route without a usable distance (null, text, negative) is no route, not a road of 0 miles.
+    for (const distance of [null, '', '12', -5]) {
+      routeAnswer = { status: 200, body: { code: 'Ok', routes: [{ distance, duration: 300 }], waypoints: [] } };
+      const odd = await world.hosted('GET', query(['100', '11th Ave'], '&includeDrivingDistance=true'));
+      expect([distance, odd.status, odd.body.data.drivingDistance, odd.body.messagesDetails[0]?.id]).toEqual([distance, 200, null, 'drivingDistance']);
+    }
     geocoderAnswer = { status: 200, body: [] };
     expect((await world.hosted('GET', query(['9', 'Nowhere']))).body.messagesDetails[0].id).toBe('address_not_found');
     // A geocoder that answers but not usefully is the geocoder's fault (503), not the address's (422).
-    for (const body of [{ error: 'down' }, { lat: '40.7', lon: '-74' }, [{ lat: '200', lon: '500' }], [{ lat: 'x', lon: '1' }], [{}]]) {
+    // An empty, null or boolean coordinate is no coordinate (Number() would read it as 0: a place off Africa).
+    for (const body of [{ error: 'down' }, { lat: '40.7', lon: '-74' }, [{ lat: '200', lon: '500' }], [{ lat: 'x', lon: '1' }], [{}], [{ lat: '', lon: '' }], [{ lat: null, lon: null }], [{ lat: ' ', lon: '-74' }], [{ lat: true, lon: false }], [{ lat: ['40.7'], lon: '-74' }]]) {
       geocoderAnswer = { status: body && 'error' in body ? 500 : 200, body };
       const down = await world.hosted('GET', query(['100', '11th Ave']));
       expect([JSON.stringify(body), down.status, down.body.messagesDetails[0].id]).toEqual([JSON.stringify(body), 503, 'geo_service_unavailable']);

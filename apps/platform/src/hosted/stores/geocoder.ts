@@ -23,6 +23,13 @@ const notFound = (a: Address) =>
     `No place was found for ${a.streetNumber} ${a.streetName}, ${a.city}, ${a.state} ${a.postalCode}; check the address.`,
   );
 
+/**
+ * A coordinate as Nominatim answers it (a decimal string) or as a number; anything else is NaN, never
+ * what `Number()` makes of it (`""`, `null`, `false` would be 0: a place off the coast of Africa).
+ */
+const coordinate = (v: unknown): number =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+
 export async function geocode(address: Address, geocoderUrl: string | undefined): Promise<Point> {
   if (!geocoderUrl) {
     const found = DEMO_ADDRESSES.find(
@@ -63,9 +70,8 @@ export async function geocode(address: Address, geocoderUrl: string | undefined)
   if (!Array.isArray(places)) throw broken('something other than a list of places');
   const first = places[0] as { lat?: unknown; lon?: unknown } | undefined;
   if (!first) throw notFound(address);
-  // Nominatim answers coordinates as strings.
-  const latitude = Number(first.lat);
-  const longitude = Number(first.lon);
+  const latitude = coordinate(first.lat);
+  const longitude = coordinate(first.lon);
   if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180))
     throw broken(`a place without usable coordinates (lat ${String(first.lat)}, lon ${String(first.lon)})`);
   return { latitude, longitude };
@@ -84,8 +90,15 @@ export async function drivingMeters(routeUrl: string, from: Point, to: Point): P
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
     const body = (await res.json()) as { code?: string; routes?: { distance?: unknown }[] };
-    const meters = Number(body.routes?.[0]?.distance);
-    return res.ok && body.code === 'Ok' && Number.isFinite(meters) ? meters : undefined;
+    // OSRM answers the distance as a number; null, text or a negative one is no usable route (not 0).
+    const meters = body.routes?.[0]?.distance;
+    return res.ok &&
+      body.code === 'Ok' &&
+      typeof meters === 'number' &&
+      Number.isFinite(meters) &&
+      meters >= 0
+      ? meters
+      : undefined;
   } catch {
     return undefined;
   }
