@@ -586,6 +586,27 @@ describe('reports and edges', () => {
     }
   });
 
+  it('dsp: a DSP refusing events without an Idempotency-Key (production sends one with each) certifies, each event with a key of its own', async () => {
+    const keys: string[] = [];
+    const proxy = await faultyPartner(
+      base.dsp,
+      {
+        path: '/stream-dsp/v1/event',
+        needsHeader: 'idempotency-key',
+        request: (b, h) => (keys.push(h['idempotency-key']!), b),
+      },
+      secret,
+    );
+    try {
+      const report = await run('dsp', proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed').map((c) => [c.id, c.fix])).toEqual([]);
+      expect(keys.length).toBe(8); // the publish and the seven event checks
+      expect(new Set(keys).size).toBe(keys.length);
+    } finally {
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
   it.each([403, 400])('events: a bad signature refused with %i certifies', async (status) => {
     const proxy = await faultyPartner(
       base.events,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CancelOrderWebhook,
   DeliveryStatusUpdateWebhook,
@@ -34,6 +35,19 @@ const storeOf = (t: CheckRun) => t.need('locationId', 'dsp.locations');
 const orderOf = (t: CheckRun) => (t.state.orderId ??= `cert-order-${Date.now()}`);
 const STORE = { field: 'location_id', is: 'the first store of GET /stream-dsp/v1/locations' };
 const ORDER = { field: 'order_id', is: 'the order.id of your new_order' };
+
+/**
+ * An event at `POST /stream-dsp/v1/event`, as production sends it (from a job): with an
+ * `Idempotency-Key` header of its own, which the contract tells the DSP to drop repeats by.
+ */
+const postEvent = (t: CheckRun, body: unknown) =>
+  t.call({
+    method: 'POST',
+    path: dspReceiveEvent.path,
+    body,
+    token: tokenOf(t),
+    headers: { 'idempotency-key': `job_cert${randomUUID().replaceAll('-', '')}` },
+  });
 
 const connection = (t: CheckRun, method: 'POST' | 'DELETE') =>
   t.call({ method, path: dspConnectLocation.path, body: { location_id: storeOf(t) }, token: tokenOf(t) });
@@ -100,7 +114,7 @@ const eventChecks = (ending: boolean): Check[] =>
           location_id: storeOf(t),
           ...('order_id' in example.value ? { order_id: order } : {}),
         };
-        const answer = await t.call({ method: 'POST', path: dspReceiveEvent.path, body, token: tokenOf(t) });
+        const answer = await postEvent(t, body);
         t.expect2xx(answer, `POST ${dspReceiveEvent.path} (${body.type})`);
       },
     }));
@@ -113,7 +127,7 @@ const menuCheck = (form: 'v1' | 'v2'): Check => ({
     const menu = exampleMenuFile(form);
     const file = await t.ctx.inbox.serveFile(menu);
     const body = { type: 'location.publish', location_id: storeOf(t), download_url: file.url };
-    const answer = await t.call({ method: 'POST', path: dspReceiveEvent.path, body, token: tokenOf(t) });
+    const answer = await postEvent(t, body);
     t.expect2xx(answer, `POST ${dspReceiveEvent.path} (location.publish, ${form})`);
     const deadline = Date.now() + t.ctx.webhookWaitMs;
     while ((await file.downloads()) === 0) {
