@@ -371,6 +371,14 @@ describe('order events out', () => {
     expect(event!.body.order.delivery_address).toEqual(address);
   });
 
+  it('dsp_order_number is the dsp_order_id when the marketplace sent a blank customer_facing_id', async () => {
+    for (const customerFacingId of ['', '   ']) {
+      const { id, dspId } = await acceptedOrder(undefined, { customer_facing_id: customerFacingId });
+      const [event] = await eventsOf(a, id, 1);
+      expect(event!.body.order).toMatchObject({ dsp_order_id: dspId, dsp_order_number: dspId });
+    }
+  });
+
   it('a provider enabled after an order was received hears nothing of that order, only of the next ones', async () => {
     const { id, posId } = await acceptedOrder();
     expect((await enable(b)).status).toBe(200);

@@ -90,7 +90,8 @@ export function orderEventOf(order: Order, kind: EventKind): OrderEvent {
     status: kind.status,
     source: pos.source as EventOrder['source'], // validated as an OrderSource on the way in
     dsp_order_id: order.dspOrderId,
-    dsp_order_number: dsp.customer_facing_id ?? order.dspOrderId,
+    // A blank customer_facing_id is none: the courier needs a number to quote.
+    dsp_order_number: dsp.customer_facing_id?.trim() ? dsp.customer_facing_id : order.dspOrderId,
     fulfillment_type: fulfillment,
     estimated_fulfillment_time: (order.estimatedReadyAt ?? order.createdAt).getTime(),
     customer: {
