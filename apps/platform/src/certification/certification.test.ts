@@ -267,6 +267,15 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /The location\.status\.updated webhook reached http:\/\/127\.0\.0\.1:\d+\/webhooks and was refused 415, as the platform refuses it: Content-Type text\/plain: send the body as application\/json\./,
   },
   {
+    name: 'a webhook sent with another type than asked: the fix names what came instead, and why it was refused',
+    kind: 'pos',
+    fault: {
+      webhook: { type: 'location.status.updated', body: (b) => ({ ...b, type: 'location.status.update' }) },
+    },
+    fails: ['pos.webhooks.location-status'],
+    says: /^No location\.status\.updated webhook reached http:\/\/127\.0\.0\.1:\d+\/webhooks within 2 s; what came instead: a "location\.status\.update" webhook, refused 400: body\.type: .+\. Send it there, signed/,
+  },
+  {
     name: 'a webhook whose body is not JSON: refused 400, and the fix says so',
     kind: 'events',
     fault: { webhook: { type: 'order.assign.driver', raw: '{"type":"order.assign.driver",' } },

@@ -4,6 +4,7 @@ import { dspOAuth } from '@stream/contracts/apis/become-a-dsp/index';
 import { posOAuth } from '@stream/contracts/apis/become-a-pos/index';
 import { CERTIFICATION_TRIGGER_PATH, type CertificationTrigger } from '@stream/contracts/certification';
 import { Skip, excerpt, type Check, type CheckRun } from './check.ts';
+import type { ReceivedWebhook } from './inbox.ts';
 import { acceptedStatus } from './answer.ts';
 
 /**
@@ -195,8 +196,8 @@ export async function askForWebhook(
   );
   if (!got) {
     return t.fail(
-      `No ${ask.type} webhook reached ${inbox.webhookUrl} within ${Math.round(webhookWaitMs / 1000)} s. ` +
-        `Send it there, signed, as you send it to the platform.${ask.why ? ` ${ask.why}` : ''}`,
+      `No ${ask.type} webhook reached ${inbox.webhookUrl} within ${Math.round(webhookWaitMs / 1000)} s` +
+        `${await cameInstead(t, since)}. Send it there, signed, as you send it to the platform.${ask.why ? ` ${ask.why}` : ''}`,
     );
   }
   t.exchanges.push({
@@ -235,6 +236,29 @@ export async function askForWebhook(
     }
   }
   return body;
+}
+
+/**
+ * `; what came instead: a "order.status.update" webhook, refused 400: …`, naming the webhooks that
+ * reached the inbox while the check waited (at most three), or nothing when none did: a partner that
+ * sent a webhook of another `type` is told which, not only that the one asked for never came.
+ */
+async function cameInstead(t: CheckRun, since: number): Promise<string> {
+  const others: ReceivedWebhook[] = [];
+  await t.ctx.inbox.next((w) => (others.push(w), false), since, 0);
+  if (others.length === 0) return '';
+  const described = others.slice(0, 3).map((w) => {
+    const type = typeOf(w.body);
+    const what = typeof type === 'string' ? `a ${JSON.stringify(type)} webhook` : 'a webhook with no type';
+    const verdict = w.refused
+      ? `, refused ${w.refused.status}: ${w.refused.reason}`
+      : w.signature !== 'valid'
+        ? `, refused 401 (${w.signature})`
+        : '';
+    return `${what}${verdict}`;
+  });
+  const more = others.length > 3 ? ` (and ${others.length - 3} more)` : '';
+  return `; what came instead: ${described.join('; ')}${more}`;
 }
 
 /** A check that asks for one webhook (`askForWebhook`), then verifies more of its body. */
