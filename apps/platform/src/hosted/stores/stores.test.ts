@@ -253,6 +253,12 @@ describe('zones, credentials and order types', () => {
       const res = await world.hosted('PATCH', path, { body: { data } });
       expect([JSON.stringify(data), res.status]).toEqual([JSON.stringify(data), 400]);
     }
+    // A patch setting nothing was answered 200 "Order type Delivery changed."
+    const empty = await world.hosted('PATCH', path, { body: { data: {} } });
+    expect([empty.status, empty.body.messagesDetails.slice(1)]).toEqual([400, [{ id: 'body.data', message: 'must set at least one of estimatedTime, estimatedTimeManager, estimatedTimeManagerDate', messageType: 'ERROR' }]]);
+    // A field it does not take is named alone, not also as "nothing set".
+    const other = await world.hosted('PATCH', path, { body: { data: { estimatedMinutes: 5 } } });
+    expect([other.status, other.body.messagesDetails.length, other.body.messagesDetails[1].message]).toEqual([400, 2, expect.stringContaining('estimatedMinutes')]);
     // A date without its time is refused with a sentence saying what to send (was zod's "Invalid ISO datetime").
     const day = await world.hosted('PATCH', path, { body: { data: { estimatedTimeManagerDate: '2026-12-01' } } });
     expect([day.status, day.body.messagesDetails[1]]).toEqual([400, { id: 'body.data.estimatedTimeManagerDate', message: 'must be a date-time with its offset, such as 2026-12-01T19:05:00-05:00', messageType: 'ERROR' }]);

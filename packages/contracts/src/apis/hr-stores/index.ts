@@ -400,10 +400,20 @@ export const patchStoreOrderType = defineOperation({
   path: '/Stores/{id}/OrderTypes/{orderType}',
   summary: "Change an order type's estimated time",
   description: `Sets any of \`estimatedTime\` (minutes, 0 to 1440), \`estimatedTimeManager\` and \`estimatedTimeManagerDate\`.
-Any other field is 400 \`validation_failed\` and nothing changes. ${WHO}`,
+Any other field, or none of them, is 400 \`validation_failed\` and nothing changes. ${WHO}`,
   request: {
     params: orderTypeParams,
-    body: z.strictObject({ data: z.strictObject(EstimatedTimeFields).partial() }),
+    body: z.strictObject({
+      // An empty patch changes nothing: refused, not answered "changed".
+      data: z
+        .strictObject(EstimatedTimeFields)
+        .partial()
+        .refine((data) => Object.keys(data).length > 0, {
+          message: 'must set at least one of estimatedTime, estimatedTimeManager, estimatedTimeManagerDate',
+          // Only when nothing else is wrong: a misspelt field is named alone.
+          when: (payload) => payload.issues.length === 0,
+        }),
+    }),
     example: {
       data: {
         estimatedTime: 35,
