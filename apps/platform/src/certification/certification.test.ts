@@ -779,6 +779,29 @@ describe('reports and edges', () => {
     expect([other.status, json(other).error.message]).toEqual([400, expect.stringMatching(/^body\.type: /)]);
   }); // prettier-ignore
 
+  it("the CLI's inbox refuses what the platform's parser refuses in the platform's words: the field, its details, a byte order mark named", async () => {
+    const post = async (raw: Buffer) => {
+      const res = await fetch(inboxes.pos.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stream-webhook-signature': hmacHex(secret, raw) },
+        body: new Uint8Array(raw),
+      });
+      return [res.status, ((await res.json()) as { error: unknown }).error];
+    };
+    const nul = Buffer.from('{"type":"location.catalog.updated","object":{"location_id":"a\\u0000"}}');
+    const why = 'must not contain the NUL character (\\u0000)';
+    expect(await post(nul)).toEqual([400, { code: 'validation_failed', message: `body.object.location_id: ${why}`, details: [{ path: 'body.object.location_id', message: why }] }]);
+    const deep = Buffer.from(`${'['.repeat(200)}${']'.repeat(200)}`);
+    expect(await post(deep)).toEqual([400, { code: 'validation_failed', message: 'body: nests deeper than 128 levels', details: [{ path: 'body', message: 'nests deeper than 128 levels' }] }]);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"type":"location.catalog.updated"}')]);
+    const [status, error] = await post(bom);
+    expect([status, (error as { message: string }).message]).toEqual([400, 'The body starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: send (and sign) the JSON without it.']);
+    // The check that waits for it says the same, as a clause.
+    const since = Date.now() - 5_000;
+    const kept = await inboxes.pos.next((w) => w.raw === bom.toString('utf8'), since, 0);
+    expect(kept?.refused?.reason).toBe('the body starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: send (and sign) the JSON without it');
+  }); // prettier-ignore
+
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
     const proxy = await faultyPartner(
       base.events,

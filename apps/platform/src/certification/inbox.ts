@@ -114,13 +114,24 @@ export function readWebhookBody(
     );
   }
   if (raw.length === 0) return refuse(400, 'invalid_json', "the body is empty: send the webhook's JSON");
+  const notJson = 'the body is not valid JSON: send the JSON you sign, as it is';
   try {
     return { body: parseJsonBody(raw) };
   } catch (err) {
-    if (err instanceof CodedError && err.code === 'validation_failed') {
-      return refuse(400, 'validation_failed', err.message);
+    if (!(err instanceof CodedError) || (err.code !== 'validation_failed' && err.code !== 'invalid_json')) {
+      return refuse(400, 'invalid_json', notJson);
     }
-    return refuse(400, 'invalid_json', 'the body is not valid JSON: send the JSON you sign, as it is');
+    // Answered in production's words and details (`body.note: …`, a byte order mark named); the
+    // check's clause says the same, but for a parser's own message, which says less than `notJson`.
+    const own = err.code === 'invalid_json' && err.message.startsWith('The body is not valid JSON');
+    const reason = own
+      ? notJson
+      : `${err.message[0]!.toLowerCase()}${err.message.slice(1).replace(/\.$/, '')}`;
+    const { body, refused } = refuse(400, err.code, reason);
+    return {
+      body,
+      refused: { ...refused, message: err.message, ...(err.details ? { details: err.details } : {}) },
+    };
   }
 }
 
