@@ -94,6 +94,18 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
     expect((await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/Email/eml_nothere`)).status).toBe(404);
   }); // prettier-ignore
 
+  it('takes an attachment type that is a MIME type (type/subtype, parameters too), and refuses another, naming it', async () => {
+    // Were 202: nodemailer wrote `Content-Type: pdf` (or the type with its line break dropped) and the file arrived broken.
+    for (const type of ['pdf', 'application/pdf\r\nX-Evil: 1', 'application/', 'application/pdf; name', ' ', '']) {
+      const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [{ ...message('x'), attachments: [{ content: PDF, type, filename: 'r.pdf' }] }] } });
+      expect([JSON.stringify(type), res.status, res.body.messagesDetails[1]]).toEqual([JSON.stringify(type), 400, { id: 'body.data[0].attachments[0].type', message: 'must be a MIME type such as application/pdf (type/subtype)', messageType: 'ERROR' }]);
+    }
+    for (const type of ['application/pdf', 'text/plain; charset=utf-8', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv;charset="utf-8"']) {
+      const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [{ ...message('types'), attachments: [{ content: PDF, type, filename: 'r' }] }] } });
+      expect([type, res.status]).toEqual([type, 202]);
+    }
+  }); // prettier-ignore
+
   it('refuses a field it does not know (a misspelt recipient list) and two contents of one type, naming them', async () => {
     const { ccEmails, ...rest } = message('typo');
     for (const [data, field] of [

@@ -585,6 +585,12 @@ const EmailAddress = z.strictObject({
   name: z.string().max(100).optional(),
 });
 
+/** A MIME type (RFC 2045: `type/subtype`, tokens), with optional `; name=value` parameters. */
+const MIME_TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
+const MIME_TYPE = new RegExp(
+  `^${MIME_TOKEN}/${MIME_TOKEN}(\\s*;\\s*${MIME_TOKEN}=(${MIME_TOKEN}|"[^"\\r\\n]*"))*$`,
+);
+
 /** The largest e-mail request: the whole body, base64 attachments included (SMTP servers take 10 to 25 MB). */
 export const EMAIL_BODY_LIMIT = 10 * 1024 * 1024;
 
@@ -612,7 +618,13 @@ export const EmailMessage = z
       .array(
         z.strictObject({
           content: z.base64('must be base64').max(700_000),
-          type: z.string().min(1).max(100).meta({ description: 'The MIME type, e.g. application/pdf.' }),
+          type: z
+            .string()
+            .max(100)
+            // type/subtype, then any parameters (`; charset=utf-8`): nodemailer writes anything else into the
+            // part's Content-Type as it is (`pdf`, or a line break dropped), and the attachment arrives broken.
+            .regex(MIME_TYPE, 'must be a MIME type such as application/pdf (type/subtype)')
+            .meta({ description: 'The MIME type, e.g. application/pdf.' }),
           filename: z.string().min(1).max(255),
           disposition: z.enum(['attachment', 'inline']).default('attachment'),
           contentId: z
