@@ -855,6 +855,40 @@ describe('driver assignment and delivery status in', () => {
     expect(res.body.driver).toEqual({ name: 'Dana Cruz', phone: { number: '+14155550199' } });
   });
 
+  it('takes a masking code sent as a whole number, as a DSP may send it, and relays it as its digits', async () => {
+    const { id } = await acceptedOrder();
+    const res = await postProvider(a, {
+      type: 'order.assign.driver',
+      object: {
+        order_id: id,
+        location_id: w.locationId,
+        driver: { name: 'Dana Cruz', phone: { number: '+14155550199', code: 1234 } },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.driver).toEqual({ name: 'Dana Cruz', phone: { number: '+14155550199', code: '1234' } });
+    const update = await waitFor(
+      () => posCalls(w, id).find((c) => (c.body as { type: string }).type === 'order.updated'),
+      20_000,
+      'the POS update',
+    );
+    expect((update.body as { object: Record<string, unknown> }).object.driver_details).toMatchObject({
+      phone: { number: '+14155550199', code: '1234' },
+    });
+    const negative = await postProvider(a, {
+      type: 'order.assign.driver',
+      object: {
+        order_id: id,
+        location_id: w.locationId,
+        driver: { name: 'Dana Cruz', phone: { number: '+14155550199', code: -1 } },
+      },
+    });
+    expect([negative.status, negative.body.error?.details?.[0]?.path]).toEqual([
+      400,
+      'body.object.driver.phone.code',
+    ]);
+  });
+
   it('refuses bad input with a 4xx that says what to fix', async () => {
     const url = `${w.url}/event-provider/${a.partner.slug}/webhook`;
     const cases: [unknown, number, string][] = [

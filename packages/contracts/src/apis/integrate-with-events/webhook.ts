@@ -37,6 +37,16 @@ export const ProviderDriver = z
   .meta({ id: 'ProviderDriver', description: 'The driver who delivers the order.' });
 export type ProviderDriver = z.infer<typeof ProviderDriver>;
 
+/** A masking code as you send it: a whole number too (as a DSP may send it), kept as its decimal string. */
+const SENT_PHONE_CODE = z
+  .union([z.string().max(40), z.number().int().nonnegative()])
+  .transform(String)
+  .nullish()
+  .meta({
+    description:
+      'The code to dial after `number` when it is a relay: a string, or a whole number (kept as its decimal string); absent or null when none.',
+  });
+
 /**
  * The driver as you send it: `phone.number` E.164, spaces, dashes, dots and parentheses taken out
  * (the platform stores and relays E.164 only); another number is 400 `validation_failed` naming
@@ -50,7 +60,7 @@ export const SentProviderDriver = z
         description:
           'The number to call, E.164: `+`, the country code, the number (`+14155550199`). Spaces, dashes, dots and parentheses are taken out (`+1 (415) 555-0199` is `+14155550199`); a number without `+` and its country code is refused (400).',
       }),
-      code: PHONE_CODE,
+      code: SENT_PHONE_CODE,
     }),
   })
   .meta({ id: 'SentProviderDriver', description: 'The driver who delivers the order, as you send it.' });
