@@ -3,6 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  disableLocationEventProvider,
+  enableLocationEventProvider,
+} from '@stream/contracts/apis/partner/event-providers';
 import { call } from '../../test/http.ts';
 import { waitFor } from '../../test/wait.ts';
 import { requestAccessToken } from '../auth/testing.ts';
@@ -392,6 +396,32 @@ describe('order events out', () => {
       await disable(b);
     }
   }); // prettier-ignore
+
+  it('enabling covers the orders the location receives from then on, not one awaiting the POS; the Partner API says so', async () => {
+    const posId = `pos-async-${Date.now()}`;
+    w.pos.answer = () => ({ status: 200, body: { order: { provider_id: posId, async_acceptance: true } } });
+    const res = await postDsp(w, newOrder(w));
+    expect(res.status, res.text).toBe(202);
+    const id = res.body.order_id as string;
+    await waitForStatus(w, id, 'awaiting_confirmation');
+    expect((await enable(b)).status).toBe(200);
+    try {
+      const confirm = await postPos(w, {
+        type: 'order.status.updated',
+        object: { status: 'accepted', provider_id: posId, location_id: w.posLocation },
+      });
+      expect(confirm.status, confirm.text).toBe(204);
+      await eventsOf(a, id, 1);
+      const next = await acceptedOrder();
+      await eventsOf(b, next.id, 1);
+      expect(b.of(id)).toEqual([]);
+    } finally {
+      await disable(b);
+    }
+    // The reference says the same: received from now on (not accepted), and what a disabled provider still hears.
+    expect(enableLocationEventProvider.description).toContain('orders the location receives from now on');
+    expect(disableLocationEventProvider.description).toContain('`order.canceled`');
+  });
 
   it('a provider told of an order reads it and its timeline with its own token; another gets 404', async () => {
     const { id } = await acceptedOrder();

@@ -141,8 +141,9 @@ export const enableLocationEventProvider = defineOperation({
   method: 'PUT',
   path: '/onboarding/org/{id}/locations/{location_id}/event-providers/{provider}',
   summary: 'Enable an event provider for a location',
-  description: `From now on the provider receives the location's order events (\`order.confirmed\` for orders the POS
-accepts from now on, and what follows them) and may assign drivers and report delivery statuses for them. Enabling
+  description: `From now on the provider receives the events of the orders the location receives from now on
+(\`order.confirmed\` once the POS accepts one, and what follows it; an order received before, even one the POS accepts
+later, sends it nothing) and may assign drivers and report delivery statuses for them. Enabling
 an enabled provider changes nothing (the call is idempotent). A partner that is not an event provider is 404
 \`event_provider_not_found\`. ${visibility}`,
   request: { params: providerParams, example: exampleParams },
@@ -156,8 +157,9 @@ export const disableLocationEventProvider = defineOperation({
   method: 'DELETE',
   path: '/onboarding/org/{id}/locations/{location_id}/event-providers/{provider}',
   summary: 'Disable an event provider for a location',
-  description: `The provider hears of no new event of the location from now on; events already queued for it are
-still delivered, and it may finish the deliveries it holds. Disabling a disabled provider changes nothing. A
+  description: `The provider hears of no new order of the location from now on; events already queued for it are
+still delivered. It still hears the \`order.canceled\` of an order it was told of (it may be sending a driver), and
+every event of an order it delivers, whose delivery it may finish. Disabling a disabled provider changes nothing. A
 provider never enabled for the location is 404 \`event_provider_not_found\`. ${visibility}`,
   request: { params: providerParams, example: exampleParams },
   responses: {
