@@ -250,6 +250,37 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /confirming order sbx-ord-\S+ carried status ready_for_pickup; it must carry accepted\. .*confirmation_timeout/,
   },
   {
+    name: 'authorize redirecting with no Location header',
+    kind: 'pos',
+    fault: { path: '/stream-pos/v1/authorize', short: { status: 302, body: '' } },
+    fails: ['pos.oauth.authorize'],
+    says: /^GET \/stream-pos\/v1\/authorize answered 302 with no Location header: redirect to redirect_uri http:\/\/127\.0\.0\.1:\d+\/oauth\/callback with code and state\.$/,
+  },
+  {
+    name: 'authorize redirecting to a Location that is not a URL',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/authorize',
+      short: { status: 302, body: '', headers: { location: 'http://[bad' } },
+    },
+    fails: ['pos.oauth.authorize'],
+    says: /^The redirect's Location "http:\/\/\[bad" is not a URL: redirect to redirect_uri /,
+  },
+  {
+    name: 'authorize redirecting with an OAuth error instead of a code',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/authorize',
+      short: {
+        status: 302,
+        body: '',
+        headers: { location: '/oauth/callback?error=access_denied&error_description=Login+required' },
+      },
+    },
+    fails: ['pos.oauth.authorize'],
+    says: /^The redirect carried error=access_denied \(Login required\) instead of a code: certification needs a test merchant that approves/,
+  },
+  {
     name: 'authorize refusing the redirect_uri (not registered): the fix quotes it and names the redirect_uri',
     kind: 'pos',
     fault: {

@@ -72,10 +72,32 @@ export function oauthChecks(side: 'pos' | 'dsp', guide: string, probe: string): 
               'application/json), or run with --token.',
           );
         }
-        const location = new URL(answer.headers.get('location') ?? '', redirect);
+        const header = answer.headers.get('location');
+        if (!header) {
+          return t.fail(
+            `GET ${authorize.path} answered ${answer.status} with no Location header: redirect to redirect_uri ${redirect} with code and state.`,
+          );
+        }
+        let location: URL;
+        try {
+          location = new URL(header, redirect);
+        } catch {
+          return t.fail(
+            `The redirect's Location ${JSON.stringify(header.slice(0, 200))} is not a URL: redirect to redirect_uri ${redirect} with code and state.`,
+          );
+        }
         if (`${location.origin}${location.pathname}` !== redirect) {
           t.fail(
             `The redirect goes to ${location.origin}${location.pathname}; it must go to redirect_uri ${redirect}.`,
+          );
+        }
+        // An OAuth error redirect (RFC 6749 4.1.2.1): the test merchant did not approve.
+        const error = location.searchParams.get('error');
+        if (error !== null && !location.searchParams.has('code')) {
+          const description = location.searchParams.get('error_description');
+          t.fail(
+            `The redirect carried error=${error}${description ? ` (${description})` : ''} instead of a code: ` +
+              'certification needs a test merchant that approves the client without a login page, or run with --token.',
           );
         }
         if (location.searchParams.get('state') !== state) {
