@@ -6,7 +6,9 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_ID } from '@stream/contracts/apis/hr-menu/demo';
 import { waitFor } from '../../../test/wait.ts';
+import { backoffDelay } from '../../jobs/backoff.ts';
 import { hostedSuite } from '../testing.ts';
+import { emailJob } from './email.ts';
 
 const PDF = Buffer.from('%PDF-1.4 receipt 4711').toString('base64');
 const message = (subject: string) => ({
@@ -29,6 +31,7 @@ const message = (subject: string) => ({
 describe('POST /Stores/{id}/Email through an SMTP server', () => {
   const received: { mail: ParsedMail; rcpt: string[] }[] = [];
   let flakyArrivals = 0;
+  let bouncedArrivals = 0;
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -40,6 +43,10 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
         // The first attempt of a "flaky" message is refused with a temporary error; the retry is taken.
         if (mail.subject === 'flaky' && flakyArrivals++ === 0) {
           return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        }
+        if (mail.subject === 'bounced') {
+          bouncedArrivals++;
+          return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
         }
         received.push({ mail, rcpt: session.envelope.rcptTo.map((r) => r.address) });
         callback();
@@ -85,6 +92,22 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
     expect(received.filter((r) => r.mail.subject === 'flaky')).toHaveLength(1);
     expect(flakyArrivals).toBe(2); // refused once, taken once
   }, 30_000); // prettier-ignore
+
+  it('gives up at once on a message the server refuses for good (a 5xx), with its answer', async () => {
+    // Was retried 10 times over minutes, queued all along, though a 550 will not change.
+    const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [message('bounced')] } });
+    const outcome = async () => (await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/Email/${res.body.data[0].id}`)).body.data;
+    await waitFor(async () => (await outcome()).status === 'failed', 20_000);
+    expect(await outcome()).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringContaining('550 Mailbox unavailable'), sentAt: null });
+    expect(bouncedArrivals).toBe(1);
+  }, 30_000); // prettier-ignore
+
+  it('retries a server that refuses for a while until its hour is up, not for a count of attempts', () => {
+    // Even with the shortest jittered delays the retries reach the deadline (10 attempts spent 4 to 9 minutes).
+    let waited = 0;
+    for (let attempt = 1; attempt < emailJob.maxAttempts && waited < emailJob.deadlineMs; attempt++) waited += backoffDelay(emailJob.backoff, attempt, () => 0);
+    expect(waited).toBeGreaterThanOrEqual(emailJob.deadlineMs);
+  }); // prettier-ignore
 
   it('refuses bad messages with 400 and stores nothing; another partner sees no outcome', async () => {
     for (const data of [[], [{ ...message('x'), toEmails: [] }], [{ ...message('x'), fromEmail: { email: 'not-an-address' } }], [{ ...message('x'), attachments: [{ content: '***', type: 'a/b', filename: 'f' }] }], [{ ...message('x'), contents: [{ contentType: 'text/rtf', value: 'x' }] }]]) {

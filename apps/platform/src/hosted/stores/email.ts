@@ -9,7 +9,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { newId } from '../../db/ids.ts';
 import { storeEmails } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
-import { defineJobKind } from '../../jobs/kinds.ts';
+import { defineJobKind, PermanentJobError } from '../../jobs/kinds.ts';
 import { enqueue } from '../../jobs/outbox.ts';
 
 /**
@@ -110,7 +110,8 @@ export const mailFolder = (ctx: AppContext) => ctx.config.mail?.mailDir ?? join(
 export const emailJob = defineJobKind<{ email_id: string }, { messageId: string }>({
   kind: 'stores.email',
   payload: z.object({ email_id: z.string().min(1) }),
-  maxAttempts: 10,
+  // The hour ends the retries, not a count: 10 attempts were spent in 4 to 9 minutes of backoff.
+  maxAttempts: 1_000,
   deadlineMs: 60 * 60_000,
   backoff: { baseMs: 1_000, maxMs: 10 * 60_000 },
   async handle(job, ctx) {
@@ -133,6 +134,11 @@ export const emailJob = defineJobKind<{ email_id: string }, { messageId: string 
         .update(storeEmails)
         .set({ lastError: (err as Error).message.slice(0, 500) })
         .where(eq(storeEmails.id, row.id));
+      // A 5xx is the server's final word (no such mailbox, message refused): only a 4xx, or no answer,
+      // is "for a while" and worth the hour of retries.
+      const code = (err as { responseCode?: unknown }).responseCode;
+      if (typeof code === 'number' && code >= 500 && code < 600)
+        throw new PermanentJobError((err as Error).message);
       throw err;
     }
   },

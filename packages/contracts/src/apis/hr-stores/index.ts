@@ -711,8 +711,8 @@ export const sendStoreEmail = defineOperation({
   path: '/Stores/{id}/Email',
   summary: "Send e-mail on a store's behalf",
   description: `Queues the messages and answers 202 with an id for each: they are stored before the answer and sent through
-the platform's SMTP server by the outbox, retried with backoff while the server refuses them for a while (about an hour in
-all), each sent once. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64. The whole
+the platform's SMTP server by the outbox, retried with backoff while the server refuses them for a while (a 4xx or no answer, for an hour), each sent
+once; one the server refuses for good (a 5xx) is \`failed\` at once, with its answer. Read each message's outcome with \`GET /Stores/{id}/Email/{emailId}\`. Attachments are base64. The whole
 request is at most ${EMAIL_BODY_LIMIT / 1024 / 1024} MiB (413 \`payload_too_large\`): send large messages one per call. A field
 the schema does not name is 400, so a misspelt recipient list is never dropped silently. Send an
 \`Idempotency-Key\` to retry safely: the retry is answered the same ids and queues nothing. ${WHO}`,
