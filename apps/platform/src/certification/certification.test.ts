@@ -647,6 +647,32 @@ describe('reports and edges', () => {
     }
   }); // prettier-ignore
 
+  it('dsp: when no new_order passed, the checks about its order are skipped naming it, not failed for a DSP refusing an order it does not know', async () => {
+    const known = new Set<string>();
+    const proxy = await faultyPartner(
+      base.dsp,
+      {
+        // The order breaks the order rules (upper-case currency), so dsp.webhooks.new-order fails.
+        webhook: { type: 'new_order', body: (b) => (known.add(b.order.id), { ...b, order: { ...b.order, currency: 'USD' } }) },
+        decide: (path, body) =>
+          (path === '/stream-dsp/v1/event' || path === CERTIFICATION_TRIGGER_PATH) && body?.order_id && !known.has(body.order_id)
+            ? { status: 404, body: { error: `No order ${body.order_id}.` } }
+            : undefined,
+      },
+      secret,
+    );
+    try {
+      const report = await run('dsp', proxy.url);
+      expect(ids(report, 'failed')).toEqual(['dsp.webhooks.new-order']);
+      const about = ['dsp.events.accept', 'dsp.events.status', 'dsp.webhooks.delivery-status', 'dsp.webhooks.cancel-order'];
+      expect(report.checks.filter((c) => about.includes(c.id)).map((c) => [c.id, c.status, c.fix])).toEqual(
+        about.map((id) => [id, 'skipped', 'Skipped: needs dsp.webhooks.new-order, which did not pass.']),
+      );
+    } finally {
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
   it.each([403, 400])('events: a bad signature refused with %i certifies', async (status) => {
     const proxy = await faultyPartner(
       base.events,

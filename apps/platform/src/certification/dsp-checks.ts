@@ -31,8 +31,12 @@ const GUIDE = {
 
 const tokenOf = (t: CheckRun) => t.need('accessToken', 'dsp.oauth.token');
 const storeOf = (t: CheckRun) => t.need('locationId', 'dsp.locations');
-/** The DSP's order of the run: the one its new_order named, else a made-up id its events can name. */
-const orderOf = (t: CheckRun) => (t.state.orderId ??= `cert-order-${Date.now()}`);
+/**
+ * The DSP's order of the run: the one its new_order named. Without one the check is skipped, naming
+ * dsp.webhooks.new-order: production never sends an event about an order it does not have, and a DSP
+ * may refuse one (404), which is no fault of its event endpoint.
+ */
+const orderOf = (t: CheckRun) => t.need('orderId', 'dsp.webhooks.new-order');
 const STORE = { field: 'location_id', is: 'the first store of GET /stream-dsp/v1/locations' };
 const ORDER = { field: 'order_id', is: 'the order.id of your new_order' };
 
