@@ -865,6 +865,27 @@ describe('driver assignment and delivery status in', () => {
     });
   });
 
+  it('409 once the order is cancelled, also for the status or driver the delivery already had (not a harmless repeat)', async () => {
+    const { id, dspId } = await acceptedOrder();
+    expect((await assign(a, id)).status).toBe(200);
+    expect((await deliveryStatus(a, id, 'enroute_to_pickup')).status).toBe(200);
+    await postDsp(w, { type: 'cancel_order', location_id: w.store, order_id: dspId });
+    await waitForStatus(w, id, 'dsp_canceled');
+    for (const res of [await deliveryStatus(a, id, 'enroute_to_pickup'), await assign(a, id)]) {
+      expect(res.status, res.text).toBe(409);
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_transition',
+        message: expect.stringContaining('dsp_canceled'),
+      });
+    }
+    const refused = rowsOf<{ type: string }>(
+      await w.platform.app.ctx.db.execute(
+        sql`select type from order_timeline where order_id = ${id} and kind = 'refused' order by seq`,
+      ),
+    );
+    expect(refused.map((r) => r.type)).toEqual(['order.update.delivery.status', 'order.assign.driver']);
+  });
+
   it('accepts what the contract allows: null for an absent code, fields it does not name', async () => {
     const { id } = await acceptedOrder();
     const res = await postProvider(a, {

@@ -125,9 +125,10 @@ export async function receiveProviderWebhook(
       eventId,
       detail,
     });
-    // A repeat (the stage the delivery is at, the driver it has) is accepted and changes nothing.
+    // A repeat (the stage the delivery is at, the driver it has) is accepted and changes nothing,
+    // while the order may still be delivered: once it is cancelled, a repeat is refused like any move.
     const repeat = assign ? from !== 'unassigned' && sameDriver(current, body.object.driver) : from === to;
-    const refused = repeat ? undefined : refusalOf(order, from, to);
+    const refused = refusalOf(order, from, repeat ? from : to);
     if (refused) {
       await addTimeline(tx, order.id, { kind: 'refused', type: body.type, detail: refused.message, eventId });
       return { refused };
