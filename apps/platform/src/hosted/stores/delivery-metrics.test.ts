@@ -90,6 +90,22 @@ describe('GET /Stores/{id}/DeliveryMetrics, built-in address file', () => {
       (await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/DeliveryMetrics?streetNumber=1`)).status,
     ).toBe(400);
   });
+
+  it('says what each address part takes, with an example, never "send a string"', async () => {
+    const said = async (q: string) => (await suite.world.hosted('GET', `/Stores/${DEMO_STORE_ID}/DeliveryMetrics?${q}`)).body.messagesDetails.slice(1).map((m: { id: string; message: string }) => `${m.id}: ${m.message}`);
+    expect(await said('')).toEqual([
+      'querystring.streetNumber: is required but missing; send the street number, such as 350.',
+      'querystring.streetName: is required but missing; send the street name, such as W 24th St.',
+      'querystring.city: is required but missing; send the city, such as New York.',
+      "querystring.state: is required but missing; send the state's 2-letter code, such as NY.",
+      'querystring.postalCode: is required but missing; send the postal code, such as 10011.',
+    ]);
+    expect(await said('streetNumber=350&streetNumber=352&streetName=&city=New%20York&state=New%20York&postalCode=10011')).toEqual([
+      'querystring.streetNumber: must be the street number, such as 350, sent once.',
+      'querystring.streetName: must be the street name, such as W 24th St (1 to 40 characters)',
+      "querystring.state: must be the state's 2-letter code, such as NY (2 characters)",
+    ]);
+  }); // prettier-ignore
 });
 
 describe('GET /Stores/{id}/DeliveryMetrics, zones that do not deliver', () => {

@@ -445,6 +445,22 @@ const BooleanParam = z
   .default(false);
 describedAs.set(BooleanParam, z.boolean().default(false));
 
+/**
+ * A part of an address in a query string, its messages saying what to send with an example (Zod's
+ * would ask a partner to "send a string"): `min` to `max` characters.
+ */
+const addressParam = (what: string, example: string, max: number, min = 1) => {
+  const send = `${what}, such as ${example}`;
+  const length = min === max ? `${min} characters` : `${min} to ${max} characters`;
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is required but missing; send ${send}.` : `must be ${send}, sent once.`,
+    })
+    .min(min, `must be ${send} (${length})`)
+    .max(max, `must be ${send} (${length})`);
+};
+
 export const DistanceUnit = z.enum(['mi', 'km']).meta({ id: 'DistanceUnit' });
 
 export const DeliveryMetric = z
@@ -497,11 +513,11 @@ is 422 \`store_not_located\`. ${WHO}`,
   request: {
     params: storeParams,
     query: z.object({
-      streetNumber: z.string().min(1).max(10),
-      streetName: z.string().min(1).max(40),
-      city: z.string().min(1).max(25),
-      state: z.string().min(2).max(2),
-      postalCode: z.string().min(1).max(10),
+      streetNumber: addressParam('the street number', '350', 10),
+      streetName: addressParam('the street name', 'W 24th St', 40),
+      city: addressParam('the city', 'New York', 25),
+      state: addressParam("the state's 2-letter code", 'NY', 2, 2),
+      postalCode: addressParam('the postal code', '10011', 10),
       includeDrivingDistance: BooleanParam,
       distanceUOM: DistanceUnit.default('mi'),
     }),
