@@ -250,6 +250,19 @@ const FAULTS: { name: string; kind: CertificationKind; fault: Fault; fails: stri
     says: /confirming order sbx-ord-\S+ carried status ready_for_pickup; it must carry accepted\. .*confirmation_timeout/,
   },
   {
+    name: 'a catalog item priced 4.5: an error of the catalog rules, named as production names it',
+    kind: 'pos',
+    fault: {
+      path: '/stream-pos/v1/catalog',
+      answer: (b) => ({
+        ...b,
+        item: b.item.map((i: object, n: number) => (n ? i : { ...i, price_amount: 4.5 })),
+      }),
+    },
+    fails: ['pos.catalog'],
+    says: /^The catalog has 1 error\(s\), each left out of menus: item \S+ \(price_amount\): price_amount: must be a whole number, not 4\.5.*; the item is left out\.$/,
+  },
+  {
     name: 'authorize redirecting with no Location header',
     kind: 'pos',
     fault: { path: '/stream-pos/v1/authorize', short: { status: 302, body: '' } },
@@ -534,6 +547,29 @@ describe('reports and edges', () => {
           ],
         },
       });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a catalog sending optional fields as null certifies: production reads null as absent', async () => {
+    const proxy = await faultyPartner(
+      base.pos,
+      {
+        path: '/stream-pos/v1/catalog',
+        answer: (b) => ({
+          ...b,
+          item: b.item.map((i: object) => ({ ...i, sku: null, upc: null, description: null })),
+          item_family: b.item_family.map((f: object) => ({ ...f, description: null, sku: null })),
+        }),
+      },
+      secret,
+    );
+    try {
+      const report = await run('pos', proxy.url);
+      const catalog = report.checks.find((c) => c.id === 'pos.catalog')!;
+      expect([catalog.status, catalog.fix]).toEqual(['passed', undefined]);
+      expect(report.passed).toBe(true);
     } finally {
       await proxy.close();
     }

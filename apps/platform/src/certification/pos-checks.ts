@@ -188,10 +188,11 @@ export function posChecks(): Check[] {
           },
         });
         t.expect2xx(answer, `GET ${posGetCatalog.path}`);
-        t.expectShape(posGetCatalog.responses[200].schema, answer.json, 'The catalog');
+        // Read as production reads it (menus/catalogs.ts): object by object, a null field absent, an
+        // object it cannot read an error naming it, never the whole answer refused for one of them.
         const { catalog, problems } = normalizeCatalog(answer.json);
         const where = (p: (typeof problems)[number]) =>
-          `${p.kind}${p.id ? ` ${p.id}` : ''}${p.field ? ` (${p.field})` : ''}: ${p.message}`;
+          `${p.kind}${p.id ? ` ${p.id}` : ''}${p.field ? ` (${p.field})` : ''}: ${p.message.replace(/\.$/, '')}`;
         for (const p of problems.filter((p) => p.severity === 'warning')) t.note(where(p));
         const errors = problems.filter((p) => p.severity === 'error');
         if (errors.length > 0) {
