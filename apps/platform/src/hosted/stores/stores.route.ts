@@ -17,7 +17,7 @@ export function registerStoresRoute(app: FastifyInstance): void {
       { latitude, longitude },
       miles,
     );
-    return hostedAnswer(found, `${plural(found.length, 'store')} within ${miles} miles.`);
+    return hostedAnswer(found, `${plural(found.length, 'store')} within ${plural(miles, 'mile')}.`);
   });
   mount(app, getStore, async (req) => {
     const store = await findStoreForWire(db, authOf(req), req.params.id);

@@ -64,6 +64,7 @@ describe('GET /Stores (radius search)', () => {
     expect(res.body.data[0]).toMatchObject({ companyId: 300, companyName: 'Geo Co', name: 'Store 3001', timeZone: 'Pacific Standard Time' });
     expect(await ids('Latitude=10&Longitude=20&Radius=7')).toEqual([3001, 3002, 3003, 3004]);
     expect(await ids('Latitude=10&Longitude=20&Radius=6.9')).toEqual([3001, 3002]); // 6.91 is just out
+    expect((await search('Latitude=10&Longitude=20&Radius=1')).body.message).toBe('1 store within 1 mile.'); // was "1 miles"
     expect(await ids('Latitude=10.04&Longitude=20')).toEqual([3002, 3001, 3003]); // default 5 miles
     // A store exactly on the radius is in it; a hair less and it is out.
     const edge = greatCircleMiles({ latitude: 10, longitude: 20 }, { latitude: 10.05, longitude: 20 });
