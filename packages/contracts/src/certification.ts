@@ -38,7 +38,10 @@ export const CertificationTrigger = z
   .meta({ id: 'CertificationTrigger', description: 'Asks your test build to send one webhook.' });
 export type CertificationTrigger = z.infer<typeof CertificationTrigger>;
 
-/** One HTTP exchange of a check, as the report shows it (credentials redacted, bodies cut at 4 KiB). */
+/**
+ * One HTTP exchange of a check, as the report shows it (credentials redacted; a JSON body of up to
+ * 16 KiB as it is, a larger one or one that is not JSON cut to its first 4 KiB).
+ */
 export const CertificationExchange = z
   .object({
     direction: z.enum(['sent', 'received']).meta({

@@ -895,6 +895,25 @@ describe('reports and edges', () => {
     expect(kept?.refused?.reason).toBe('the body starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: send (and sign) the JSON without it');
   }); // prettier-ignore
 
+  it('a large webhook is cut in the report as every body is (its first 4 KiB and its size), not kept whole', async () => {
+    const padding = 'x'.repeat(40_000);
+    const proxy = await faultyPartner(
+      base.events,
+      { webhook: { type: 'order.assign.driver', body: (b) => ({ ...b, padding }) } },
+      secret,
+    );
+    try {
+      const report = await run('events', proxy.url);
+      const check = report.checks.find((c) => c.id === 'events.webhooks.assign-driver')!;
+      expect(check.status).toBe('passed');
+      const received = check.exchanges.find((e) => e.direction === 'received')!;
+      expect(received.request_body).toEqual(expect.stringMatching(/^\{"type":"order\.assign\.driver".{4000,4096}… \(\d{5} bytes\)$/s));
+      expect(JSON.stringify(report).length).toBeLessThan(30_000);
+    } finally {
+      await proxy.close();
+    }
+  }); // prettier-ignore
+
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
     const proxy = await faultyPartner(
       base.events,

@@ -103,9 +103,9 @@ const BODY_LIMIT = 4096;
 
 /**
  * A body for the report: parsed JSON as sent (its secret fields redacted: reports go to CI logs and
- * the Partner API), else text cut to 4 KiB.
+ * the Partner API) up to 16 KiB, else its text cut to 4 KiB. Bodies sent and received alike.
  */
-function reportable(text: string, json: unknown, schema?: z.ZodType): unknown {
+export function reportable(text: string, json: unknown, schema?: z.ZodType): unknown {
   if (json !== undefined && schema && hasSecrets(schema)) return redactSecrets(schema, json);
   if (json !== undefined && text.length <= BODY_LIMIT * 4) return json;
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} bytes)` : text;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { dspOAuth } from '@stream/contracts/apis/become-a-dsp/index';
 import { posOAuth } from '@stream/contracts/apis/become-a-pos/index';
 import { CERTIFICATION_TRIGGER_PATH, type CertificationTrigger } from '@stream/contracts/certification';
-import { Skip, excerpt, type Check, type CheckRun } from './check.ts';
+import { Skip, excerpt, reportable, type Check, type CheckRun } from './check.ts';
 import type { ReceivedWebhook } from './inbox.ts';
 import { acceptedStatus } from './answer.ts';
 
@@ -226,7 +226,8 @@ export async function askForWebhook(
     direction: 'received',
     method: 'POST',
     url: `${inbox.webhookUrl}${got.path.slice('/webhooks'.length)}`,
-    request_body: got.body ?? got.raw.slice(0, 4096),
+    // As the inbox read it (a `__proto__` key dropped), cut as every body of the report is.
+    request_body: reportable(got.raw, got.body),
     // What the inbox answered: production's status for it (`answer.ts`).
     status: got.refused?.status ?? (got.signature === 'valid' ? acceptedStatus(t.ctx.kind, got.body) : 401),
     duration_ms: 0,
