@@ -254,6 +254,11 @@ describe('zones, credentials and order types', () => {
       const res = await world.hosted('PATCH', path, { body: { data } });
       expect([JSON.stringify(data), res.status]).toEqual([JSON.stringify(data), 400]);
     }
+    // A huge number is told the range, not "must be at most 9007199254740991" (the safe-integer bound led).
+    for (const [estimatedTime, said] of [[1e308, 'must be at most 1440 minutes'], [1e16, 'must be at most 1440 minutes'], [-1e16, 'must be 0 or more minutes'], [1.5, 'must be a whole number of minutes']] as const) {
+      const res = await world.hosted('PATCH', path, { body: { data: { estimatedTime } } });
+      expect([estimatedTime, res.status, res.body.message, res.body.messagesDetails.length]).toEqual([estimatedTime, 400, `body.data.estimatedTime: ${said}`, 2]);
+    }
     // A patch setting nothing was answered 200 "Order type Delivery changed."
     const empty = await world.hosted('PATCH', path, { body: { data: {} } });
     expect([empty.status, empty.body.messagesDetails.slice(1)]).toEqual([400, [{ id: 'body.data', message: 'must set at least one of estimatedTime, estimatedTimeManager, estimatedTimeManagerDate', messageType: 'ERROR' }]]);

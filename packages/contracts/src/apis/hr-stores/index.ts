@@ -266,11 +266,12 @@ export const GatewayCredentials = z
 export type GatewayCredentials = z.infer<typeof GatewayCredentials>;
 
 const EstimatedTimeFields = {
+  // The range first, and alone: past 2^53, `.int()` would add "must be at most 9007199254740991" and lead with it.
   estimatedTime: z
     .number()
-    .int()
-    .min(0, 'must be 0 or more minutes')
-    .max(1440, 'must be at most 1440 minutes')
+    .min(0, { message: 'must be 0 or more minutes', abort: true })
+    .max(1440, { message: 'must be at most 1440 minutes', abort: true })
+    .int('must be a whole number of minutes')
     .meta({
       description: 'Minutes from order to ready.',
     }),
