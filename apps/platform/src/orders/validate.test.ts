@@ -101,6 +101,27 @@ describe('validateDspOrder: every rule broken once names its field', () => {
     ['a fractional subtotal', { subtotal: 9.5 }, 'order.subtotal'],
     ['a fractional tax', { tax: 0.85 }, 'order.tax'],
     ['a fractional service charge', { service_charge: 1.5 }, 'order.service_charge'],
+    [
+      'a subtotal past a safe integer (said once, not again as a sum)',
+      { subtotal: 2 ** 53 },
+      'order.subtotal',
+    ],
+    // Each amount fine, their sum no integer: no total could be told (an event provider's `total`).
+    [
+      'charges adding up past a safe integer',
+      { subtotal: Number.MAX_SAFE_INTEGER, tax: 1 },
+      'order.subtotal',
+    ],
+    [
+      'discounts adding up past a safe integer',
+      {
+        discounts: [
+          { id: 'a', amount: Number.MAX_SAFE_INTEGER },
+          { id: 'b', amount: 1 },
+        ],
+      },
+      'order.discounts',
+    ],
     ['an unknown source', { source: 'acme-eats' }, 'order.source'],
     ['an unknown brand', { brand: 'acme' }, 'order.brand'],
     [
@@ -150,6 +171,16 @@ describe('validateDspOrder: every rule broken once names its field', () => {
     ['a store tip on drive-thru', { fulfillment_type: 'drive_thru', store_tip: 100 }, 'order.store_tip'],
   ])('%s', (_, change, path) => {
     expect(problemPaths(check(change))).toEqual([path]);
+  });
+
+  it('says what a sum past a safe integer is made of', () => {
+    const v = check({ subtotal: Number.MAX_SAFE_INTEGER, service_charge: 2 });
+    expect(v.ok ? [] : v.problems).toEqual([
+      {
+        path: 'order.subtotal',
+        message: `with tax, service_charge, driver_tip, store_tip, delivery_fee, delivery_fee_taxes adds up to more than ${Number.MAX_SAFE_INTEGER}, the largest amount an order may total; send amounts in the smallest currency unit (150 = 1.50).`,
+      },
+    ]);
   });
 
   it('reports every problem at once, in a message a person can read', () => {

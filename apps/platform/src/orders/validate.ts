@@ -43,6 +43,17 @@ export type Validation = { ok: true; order: NormalizedDspOrder } | { ok: false; 
 
 /** Default preparation window when the DSP gives no usable ready time (section 9). */
 export const DEFAULT_READY_MS = 30 * 60_000;
+
+/** The order's amounts the customer is charged, the total's terms before discounts. */
+const CHARGES = [
+  'subtotal',
+  'tax',
+  'service_charge',
+  'driver_tip',
+  'store_tip',
+  'delivery_fee',
+  'delivery_fee_taxes',
+] as const;
 /** The least time in epoch milliseconds a ready time can be (2001-09-09): any smaller is seconds, or no time. */
 const MIN_MS_TIME = 1e12;
 
@@ -125,17 +136,7 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
   if (currencies.size > 1)
     problem('currency', `must be one currency for the whole order, not ${[...currencies].join(' and ')}.`);
 
-  for (const field of [
-    'subtotal',
-    'tax',
-    'service_charge',
-    'driver_tip',
-    'store_tip',
-    'delivery_fee',
-    'delivery_fee_taxes',
-  ] as const) {
-    money(field, order[field]);
-  }
+  for (const field of CHARGES) money(field, order[field]);
   const itemIds = new Set(order.items.map((i) => i.id));
   order.discounts?.forEach((d, i) => {
     money(`discounts[${i}].amount`, d.amount);
@@ -146,6 +147,24 @@ export function validateDspOrder(order: DspOrder, ctx: ValidationContext): Valid
       );
     }
   });
+  // Each amount alone may be a safe integer while their sum is not: the order's total (an event
+  // provider's `total`) would then be no integer, and the order could not be told to anyone.
+  const tooMuch = (path: string, amounts: (number | undefined)[], what: string) => {
+    const sent = amounts.filter((n) => n !== undefined);
+    if (!sent.every((n) => Number.isSafeInteger(n) && n >= 0)) return; // each said above
+    if (!Number.isSafeInteger(sent.reduce((sum, n) => sum + n, 0)))
+      problem(
+        path,
+        `${what} more than ${Number.MAX_SAFE_INTEGER}, the largest amount an order may total; send amounts in the smallest currency unit (150 = 1.50).`,
+      );
+  };
+  const [, ...others] = CHARGES;
+  tooMuch(
+    'subtotal',
+    CHARGES.map((field) => order[field]),
+    `with ${others.join(', ')} adds up to`,
+  );
+  tooMuch('discounts', order.discounts?.map((d) => d.amount) ?? [], 'add up to');
 
   if (ADDRESSED_FULFILLMENT_TYPES.includes(type)) {
     const a = order.delivery_address;
