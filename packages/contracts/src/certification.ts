@@ -82,7 +82,10 @@ export const CertificationReport = z
     base_url: z.string(),
     started_at: z.string(),
     finished_at: z.string().nullable(),
-    passed: z.boolean().meta({ description: 'Every required check passed, and none was skipped.' }),
+    passed: z.boolean().meta({
+      description:
+        'Every required check passed (a skipped one did not), and the run finished. Optional checks never block.',
+    }),
     summary: z.object({
       passed: z.number().int(),
       failed: z.number().int(),

@@ -17,7 +17,7 @@ import { createSandboxServer, sandboxControl } from '@stream/sandbox';
 import { faultyPartner, type Fault } from './faulty-partner.ts';
 import { listenInbox, type Inbox } from './inbox.ts';
 import { toJUnit } from './report.ts';
-import { checksFor, runCertification, type RunOptions } from './runner.ts';
+import { checksFor, runCertification, summarise, type RunOptions } from './runner.ts';
 
 const client = { client_id: 'platform', client_secret: 'sbxsec_test' };
 const secret = 'whsec_certification';
@@ -912,6 +912,14 @@ describe('reports and edges', () => {
     } finally {
       await proxy.close();
     }
+  }); // prettier-ignore
+
+  it('passed, as CertificationReport describes it: every required check passed, optional ones never block, and the run finished', () => {
+    const check = (id: string, required: boolean, status: 'passed' | 'failed' | 'skipped') => ({ id, title: id, required, status, guide: '/docs', exchanges: [], duration_ms: 0 });
+    const base = { kind: 'pos' as const, base_url: 'http://x', started_at: new Date().toISOString() };
+    expect(summarise(base, [check('a', true, 'passed'), check('b', false, 'skipped'), check('c', false, 'failed')], true).passed).toBe(true);
+    expect(summarise(base, [check('a', true, 'passed'), check('b', true, 'skipped')], true).passed).toBe(false);
+    expect(summarise(base, [check('a', true, 'passed')], false).passed).toBe(false);
   }); // prettier-ignore
 
   it('a partner without the trigger is asked to send the webhook by hand, and the check waits', async () => {
