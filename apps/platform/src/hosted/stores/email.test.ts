@@ -154,6 +154,12 @@ describe('POST /Stores/{id}/Email through an SMTP server', () => {
     const big = { ...message('Big receipt'), attachments: [{ content: Buffer.alloc(520_000, 7).toString('base64'), type: 'application/pdf', filename: 'menu.pdf' }], contents: [{ contentType: 'text/html', value: 'x'.repeat(400_000) }] };
     const res = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [big] } });
     expect(res.status, res.text.slice(0, 300)).toBe(202);
+    // One large attachment, sent alone as the guide says (was 400: an attachment was capped at 700,000 base64 characters).
+    const pdf = Buffer.alloc(3_000_000, 9);
+    const large = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: [{ ...message('Large menu'), attachments: [{ content: pdf.toString('base64'), type: 'application/pdf', filename: 'menu.pdf' }] }] } });
+    expect(large.status, large.text.slice(0, 300)).toBe(202);
+    await waitFor(() => received.some((r) => r.mail.subject === 'Large menu'), 20_000);
+    expect(received.find((r) => r.mail.subject === 'Large menu')!.mail.attachments[0]!.content.equals(pdf)).toBe(true);
     const tooBig = await suite.world.hosted('POST', `/Stores/${DEMO_STORE_ID}/Email`, { body: { data: Array.from({ length: 16 }, () => big) } });
     expect([tooBig.status, tooBig.body.messagesDetails[0].id, tooBig.body.message]).toEqual([413, 'payload_too_large', 'The body is larger than the 10485760 byte limit.']);
   }, 30_000); // prettier-ignore

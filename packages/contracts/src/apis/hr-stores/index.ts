@@ -634,7 +634,13 @@ export const EmailMessage = z
     attachments: z
       .array(
         z.strictObject({
-          content: z.base64('must be base64').max(700_000),
+          // Bounded by the request's limit alone (700,000 characters was a 1 MiB body's share: a 600 KB PDF was refused).
+          content: z
+            .base64('must be base64')
+            .max(
+              EMAIL_BODY_LIMIT,
+              `must be at most ${EMAIL_BODY_LIMIT} base64 characters (the whole request is at most ${EMAIL_BODY_LIMIT / 1024 / 1024} MiB)`,
+            ),
           type: z
             .string()
             .max(100)
