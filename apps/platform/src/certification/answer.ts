@@ -37,8 +37,8 @@ export interface WebhookAnswer {
   body?: unknown;
 }
 
-/** The body as the production route reads it (a DSP's `null` fields are absent) and its schema. */
-function readAs(kind: CertificationKind, body: unknown) {
+/** The body as the production route reads it (a POS's or DSP's `null` fields are absent) and its schema. */
+export function readAs(kind: CertificationKind, body: unknown) {
   const op: Operation = PRODUCTION_ROUTES[kind];
   return {
     schema: op.request!.body!,

@@ -394,6 +394,7 @@ describe('a broken implementation fails exactly the checks it breaks', () => {
       expect(failed).toEqual(fails);
       const first = report.checks.find((c) => c.id === fails[0])!;
       expect(first.fix).toMatch(says);
+      expect(first.fix).not.toMatch(/\.\.$/); // one full stop, after the last sentence
       expect(first.guide).toMatch(/^\/docs\//);
       expect(report.passed).toBe(false);
     } finally {
@@ -708,6 +709,23 @@ describe('reports and edges', () => {
       await proxy.close();
     }
   }); // prettier-ignore
+
+  /* eslint-disable @typescript-eslint/no-explicit-any -- a partner's JSON, rewritten */
+  it.each([
+    ['dsp', 'new_order', (b: any) => ({ ...b, order: { ...b.order, special_instructions: null, items: b.order.items.map((i: object) => ({ ...i, special_instructions: null })) } })],
+    ['dsp', 'cancel_order', (b: any) => ({ ...b, cancel_reason: null, cancel_source: null })],
+    ['pos', 'order.created', (b: any) => ({ ...b, object: { ...b.object, special_instructions: null } })],
+  ] as const)('%s: a %s webhook with optional fields null (production reads null as absent) passes', async (kind, type, body) => {
+    const proxy = await faultyPartner(base[kind], { webhook: { type, body } }, secret);
+    try {
+      const report = await run(kind, proxy.url);
+      expect(report.checks.filter((c) => c.required && c.status !== 'passed').map((c) => [c.id, c.fix])).toEqual([]);
+      expect(report.checks.filter((c) => c.status === 'failed').map((c) => [c.id, c.fix])).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }); // prettier-ignore
+  /* eslint-enable @typescript-eslint/no-explicit-any */
 
   it.each([403, 400])('events: a bad signature refused with %i certifies', async (status) => {
     const proxy = await faultyPartner(

@@ -252,7 +252,8 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     const path = i.path
       .map((p, n) => (typeof p === 'number' ? `[${p}]` : `${n ? '.' : ''}${String(p)}`))
       .join('');
-    return `${path || '(body)'}: ${i.message}`;
+    // The sentence ends once, after the last: `must be a string, not null.` is not followed by `.;`.
+    return `${path || '(body)'}: ${i.message.replace(/\.$/, '')}`;
   });
   return shown.join('; ') + (issues.length > 5 ? ` (and ${issues.length - 5} more)` : '');
 }
