@@ -216,7 +216,10 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
       verify(t, body) {
         const { order } = body as { order: DspOrder };
         const checked = validateDspOrder(order, { receivedAtMs: Date.now(), defaultSource: 'example-dsp' });
-        if (!checked.ok) t.fail(`The order breaks the order rules: ${problemsMessage(checked.problems)}.`);
+        if (!checked.ok)
+          t.fail(
+            `The order breaks the order rules: ${problemsMessage(checked.problems).replace(/\.$/, '')}.`,
+          );
         t.state.orderId = order.id;
         t.state.orderIds = [order.id];
         const menuIds = t.state.menuIds;
