@@ -82,17 +82,28 @@ export function inPeriods(
   });
 }
 
-/** The instant a store's wall clock reads `minutes` past midnight on `date` (daylight saving time included). */
+/**
+ * The instant a store's wall clock reads `minutes` past midnight on `date`, daylight saving time
+ * included, read as Temporal's `compatible` disambiguation does: a time the clock reads twice (01:30
+ * on a fall-back night) is the first; one it skips (02:30 on a spring-forward night) is as long after
+ * the change as it is after 02:00 (03:30), never an hour early, while the store is still closed.
+ */
 export function instantAt(date: string, minutes: number, timeZone: string): Date {
   const wanted = Date.parse(`${date}T00:00:00Z`) + minutes * 60_000;
-  let t = wanted;
-  // The zone's offset at the guess, applied twice: enough across a daylight-saving change.
-  for (let i = 0; i < 2; i++) {
+  // How far the zone's clock is ahead of UTC at `t` (negative west of Greenwich).
+  const offsetAt = (t: number) => {
     const local = localTime(new Date(t), timeZone);
-    t += wanted - (Date.parse(`${local.date}T00:00:00Z`) + local.minutes * 60_000);
-  }
-  return new Date(t);
+    return Date.parse(`${local.date}T00:00:00Z`) + local.minutes * 60_000 - t;
+  };
+  // A zone changes its offset at most once in two days: the offsets of the day before and after.
+  const before = offsetAt(wanted - DAY_MS);
+  const read = [wanted - before, wanted - offsetAt(wanted + DAY_MS)].filter(
+    (t) => offsetAt(t) === wanted - t,
+  );
+  return new Date(read.length > 0 ? Math.min(...read) : wanted - before);
 }
+
+const DAY_MS = 86_400_000;
 
 /** The calendar date `days` after `date` (YYYY-MM-DD). */
 export const addDays = (date: string, days: number) =>

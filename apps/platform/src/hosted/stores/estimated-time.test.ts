@@ -36,5 +36,15 @@ describe('estimateReady', () => {
     expect(instantAt('2026-03-08', 11 * 60, NY).toISOString()).toBe('2026-03-08T15:00:00.000Z'); // EDT
     expect(instantAt('2026-03-07', 11 * 60, NY).toISOString()).toBe('2026-03-07T16:00:00.000Z'); // EST
     expect(instantAt('2026-12-01', 0, 'Pacific/Honolulu').toISOString()).toBe('2026-12-01T10:00:00.000Z');
+    // 02:30 does not exist on 2026-03-08 in New York (02:00 EST is 03:00 EDT): 03:30 EDT, not 01:30 EST.
+    expect(instantAt('2026-03-08', 2 * 60 + 30, NY).toISOString()).toBe('2026-03-08T07:30:00.000Z');
+    expect(instantAt('2026-03-08', 2 * 60, NY).toISOString()).toBe('2026-03-08T07:00:00.000Z'); // 03:00 EDT
+    expect(instantAt('2026-03-08', 3 * 60, NY).toISOString()).toBe('2026-03-08T07:00:00.000Z');
+    // 01:30 happens twice on 2026-11-01 (EDT, then EST): the first.
+    expect(instantAt('2026-11-01', 90, NY).toISOString()).toBe('2026-11-01T05:30:00.000Z');
+    expect(instantAt('2026-11-01', 2 * 60, NY).toISOString()).toBe('2026-11-01T07:00:00.000Z'); // EST
+    expect(instantAt('2026-03-29', 2 * 60 + 30, 'Europe/Berlin').toISOString()).toBe(
+      '2026-03-29T01:30:00.000Z',
+    ); // 03:30 CEST
   });
 });
