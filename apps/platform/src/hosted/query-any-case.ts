@@ -100,12 +100,15 @@ export function queryAnyCase(scope: FastifyInstance): void {
         const taken = name !== undefined && !Object.hasOwn(query, name);
         if (taken) query[name] = query[sent];
         else {
+          const takes = `It takes ${[...names.values()].join(', ') || 'none'}.`;
           const why =
-            name === undefined
-              ? `${sent} is not a parameter of this call; it was ignored. It takes ${[...names.values()].join(', ') || 'none'}.`
-              : `${sent} was ignored: ${name} is also given.`;
+            name !== undefined
+              ? `${sent} was ignored: ${name} is also given.`
+              : sent === ''
+                ? `A parameter without a name (\`?=…\`) was ignored. ${takes}`
+                : `${sent} is not a parameter of this call; it was ignored. ${takes}`;
           (req.queryWarnings ??= []).push({
-            id: `querystring.${sent}`,
+            id: sent === '' ? 'querystring' : `querystring.${sent}`,
             message: why,
             messageType: 'WARNING',
           });

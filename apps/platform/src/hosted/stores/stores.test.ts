@@ -141,6 +141,8 @@ describe('query parameters', () => {
     expect([km.status, km.body.data?.distanceUOM, km.body.data?.distance]).toEqual([200, 'km', 0.28]);
     const none = await world.hosted('GET', `${S}?verbose=1`);
     expect([none.status, none.body.messagesDetails]).toEqual([200, [{ id: 'querystring.verbose', message: 'verbose is not a parameter of this call; it was ignored. It takes none.', messageType: 'WARNING' }]]);
+    const nameless = await world.hosted('GET', `${S}?=1`);
+    expect([nameless.status, nameless.body.messagesDetails]).toEqual([200, [{ id: 'querystring', message: 'A parameter without a name (`?=…`) was ignored. It takes none.', messageType: 'WARNING' }]]);
   }); // prettier-ignore
 
   it('take a value of a closed list (distanceUOM, serviceType, includeStageTimes) in any case, answered in the list\'s spelling', async () => {
