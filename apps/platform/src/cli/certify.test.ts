@@ -160,4 +160,14 @@ describe('stream-platform certify', () => {
       expect(run.stderr).not.toContain('Certifying'); // refused before the run
     }
   });
+
+  it('exits 2 for a timeout no timer can hold (Node fires one past 2^31-1 ms after 1 ms), before the run', async () => {
+    const pos = ['pos', '--base-url', posUrl, '--webhook-secret', secret, ...credentials];
+    for (const flag of ['timeout-ms', 'webhook-wait-ms']) {
+      const run = await certify(...pos, `--${flag}`, '2147483648');
+      expect([flag, run.code, run.stdout]).toEqual([flag, 2, '']);
+      expect(run.stderr).toContain(`--${flag} must be a whole number of milliseconds, 1 to 2147483647 (got "2147483648").`);
+      expect(run.stderr).not.toContain('Certifying');
+    }
+  }); // prettier-ignore
 });

@@ -55,10 +55,16 @@ const KIND_FLAGS: Partial<Record<(typeof FLAGS)[number], (kind: CertificationKin
   'menu-form': menuFormProblem,
 };
 
+/** The longest timer Node keeps (a longer one fires after 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function positive(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new UsageError(`--${flag} must be a whole number of milliseconds (got "${value}").`, CERTIFY_USAGE);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_TIMER_MS) {
+    throw new UsageError(
+      `--${flag} must be a whole number of milliseconds, 1 to ${MAX_TIMER_MS} (got "${value}").`,
+      CERTIFY_USAGE,
+    );
   }
   return Number(value);
 }
@@ -158,6 +164,8 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
   if (menuForm !== 'v1' && menuForm !== 'v2') {
     throw new UsageError(`--menu-form must be v1 or v2 (got "${menuForm}").`, CERTIFY_USAGE);
   }
+  const timeoutMs = positive(flags['timeout-ms'], 'timeout-ms', CALL_TIMEOUT_MS);
+  const webhookWaitMs = positive(flags['webhook-wait-ms'], 'webhook-wait-ms', 60_000);
   const baseUrl = baseUrlOf(flags['base-url']!);
   const docsUrl = (process.env.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
   const json = reportFile(flags.json, 'json');
@@ -180,8 +188,8 @@ export async function certify([kind, ...args]: string[]): Promise<void> {
         : {}),
       ...(flags.token ? { token: flags.token } : {}),
       menuV2: menuForm === 'v2',
-      timeoutMs: positive(flags['timeout-ms'], 'timeout-ms', CALL_TIMEOUT_MS),
-      webhookWaitMs: positive(flags['webhook-wait-ms'], 'webhook-wait-ms', 60_000),
+      timeoutMs,
+      webhookWaitMs,
       inbox,
       prompt: (line) => say(`  >>> ${line}`),
       onProgress: (check) => {
