@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CATALOG } from '@stream/contracts/apis/become-a-pos/catalog';
+import { useIssueSentences } from '@stream/contracts/issue-sentences';
 import { DEMO_CATALOG } from '@stream/sandbox/catalog';
 import { resolve, toV1 } from './build.ts';
 import { loadCatalog, normalizeCatalog, storeCatalog, validDate, validRange } from './catalog.ts';
+
+useIssueSentences(); // as every server of the platform does
 
 describe('normalizeCatalog', () => {
   it('takes a well-formed catalog whole, with no problem', () => {
@@ -94,6 +97,10 @@ describe('normalizeCatalog', () => {
     );
     expect(problems.find((p) => p.id === 'fam-lower')!.message).toBe(
       'price_currency must be upper-case ISO-4217 such as USD, not "usd"; the object is left out.',
+    );
+    // In the words every server installs (`useIssueSentences`), its full stop folded into the sentence.
+    expect(problems.find((p) => p.id === 'fam-cents')!.message).toBe(
+      'price_amount: must be a whole number, not 1.5; the item_family is left out.',
     );
     expect(problems.find((p) => p.id === 'fam-empty')!.message).toMatch(/needs at least one item/);
     expect([...catalog.item_family.keys()]).toEqual(['fam-ok']);
