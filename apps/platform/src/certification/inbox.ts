@@ -130,7 +130,13 @@ export function readWebhookBody(
     const { body, refused } = refuse(400, err.code, reason);
     return {
       body,
-      refused: { ...refused, message: err.message, ...(err.details ? { details: err.details } : {}) },
+      // A parser's message quotes the body, cut by UTF-16 unit ("Unexpected token '\ud897'"): a lone
+      // surrogate or a NUL, which PostgreSQL cannot keep, is kept as U+FFFD, as the body is.
+      refused: {
+        ...refused,
+        message: err.message.replace(/\0|\p{Cs}/gu, '\ufffd'),
+        ...(err.details ? { details: err.details } : {}),
+      },
     };
   }
 }

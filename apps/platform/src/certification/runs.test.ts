@@ -342,6 +342,8 @@ describe('POST /certification/runs', () => {
         { type: 'application/json', raw: '' },
         { type: 'application/json', raw: '{"type":"x","note":"a\\u0000b"}' },
         { type: 'text/plain', raw: 'a\u0000b' },
+        // Not JSON, and the parser's message quotes half of its one character (a lone surrogate).
+        { type: 'application/json', raw: '\u{35e11}' },
       ];
       const answers = [];
       for (const { type, raw } of sent) {
@@ -361,6 +363,7 @@ describe('POST /certification/runs', () => {
         [400, 'invalid_json'],
         [400, 'validation_failed'],
         [415, 'unsupported_media_type'],
+        [400, 'invalid_json'],
       ]);
       const kept = await world.platform.app.ctx.db
         .select()
@@ -375,7 +378,9 @@ describe('POST /certification/runs', () => {
         ['', 'valid', 400, "the body is empty: send the webhook's JSON"],
         ['{"type":"x","note":"a\\u0000b"}', 'valid', 400, 'body.note: must not contain the NUL character (\\u0000)'],
         ['a\ufffdb', 'valid', 415, 'Content-Type text/plain: send the body as application/json'],
+        ['\u{35e11}', 'valid', 400, 'the body is not valid JSON: send the JSON you sign, as it is'],
       ]);
+      expect(kept.at(-1)!.refused?.message).toMatch(/^The body is not valid JSON: Unexpected token '\ufffd'/);
       await world.pos.switches({ slow_ms: 0 });
       await finished('sandbox-pos', id);
     } finally {
