@@ -375,6 +375,14 @@ describe('order events out', () => {
     expect(event!.body.order.delivery_address).toEqual(address);
   });
 
+  it("an order's total is what the customer pays, less discounts, and never below 0 (a discount larger than the rest)", async () => {
+    const discounted = await acceptedOrder(undefined, { discounts: [{ id: 'promo', amount: 35 }] });
+    const comped = await acceptedOrder(undefined, { discounts: [{ id: 'promo', amount: 5000 }] });
+    const [one] = await eventsOf(a, discounted.id, 1);
+    const [two] = await eventsOf(a, comped.id, 1);
+    expect([one!.body.order.total, two!.body.order.total]).toEqual([1000, 0]); // 950 + 85 - 35; 1035 - 5000
+  });
+
   it('dsp_order_number is the dsp_order_id when the marketplace sent a blank customer_facing_id', async () => {
     for (const customerFacingId of ['', '   ']) {
       const { id, dspId } = await acceptedOrder(undefined, { customer_facing_id: customerFacingId });

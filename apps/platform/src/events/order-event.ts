@@ -111,7 +111,11 @@ export function orderEventOf(order: Order, kind: EventKind): OrderEvent {
     driver_tip: driverTip,
     delivery_fee: deliveryFee,
     delivery_fee_tax: deliveryFeeTax,
-    total: subtotal + tax + serviceCharge + driverTip + storeTip + deliveryFee + deliveryFeeTax - discounts,
+    // What the customer pays is never below nothing, whatever discounts a marketplace grants.
+    total: Math.max(
+      0,
+      subtotal + tax + serviceCharge + driverTip + storeTip + deliveryFee + deliveryFeeTax - discounts,
+    ),
     unpaid: pos.unpaid ?? false,
   };
   return {

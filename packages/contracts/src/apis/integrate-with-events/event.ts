@@ -97,7 +97,7 @@ export const EventOrder = z
     delivery_fee: cents('Delivery fee (0 when none).'),
     delivery_fee_tax: cents('Tax on the delivery fee (0 when none).'),
     total: cents(
-      'What the customer pays: subtotal, tax, service charge, tips, delivery fee and its tax, less discounts.',
+      'What the customer pays: subtotal, tax, service charge, tips, delivery fee and its tax, less discounts; never below 0.',
     ),
     unpaid: z.boolean().meta({ description: 'True when payment is taken at the restaurant.' }),
   })
