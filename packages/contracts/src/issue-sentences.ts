@@ -118,3 +118,9 @@ export function useIssueSentences(): void {
   installed = true;
   z.config({ customError: issueSentence });
 }
+
+/**
+ * A sentence to go on inside another (`…: must be a whole number, not 1.5; the item is left out.`):
+ * without its closing full stop, so the whole ends with one.
+ */
+export const asClause = (sentence: string) => sentence.replace(/\.$/, '');

@@ -148,8 +148,10 @@ const driverFields = {
   passcode: z.string().optional(),
 };
 const PHONE_CODE = z.string().optional();
-/** A masking code as a partner sends it: a whole number too (many send `1234`), kept as its decimal string. */
-export const SENT_PHONE_CODE = z.union([z.string(), z.number().int()]).transform(String).optional().meta({
+/** A masking code as a partner sends it: `text`, or a whole number (many send `1234`) kept as its decimal string. */
+export const sentPhoneCode = (text = z.string(), number = z.number().int()) =>
+  z.union([text, number]).transform(String);
+export const SENT_PHONE_CODE = sentPhoneCode().optional().meta({
   description:
     'The masking code to dial after `number`: a string, or a whole number (kept as its decimal string).',
 });

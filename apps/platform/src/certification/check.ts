@@ -9,6 +9,7 @@ import { hasSecrets, redactSecrets } from '@stream/contracts/secret';
 import { hmacHex } from '@stream/contracts/server/signature';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseJson } from '../connectors/index.ts';
 import type { Inbox } from './inbox.ts';
+import { asClause } from '@stream/contracts/issue-sentences';
 
 /**
  * One check of a certification run: a step the runner plays as the platform against the partner's
@@ -253,7 +254,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
       .map((p, n) => (typeof p === 'number' ? `[${p}]` : `${n ? '.' : ''}${String(p)}`))
       .join('');
     // The sentence ends once, after the last: `must be a string, not null.` is not followed by `.;`.
-    return `${path || '(body)'}: ${i.message.replace(/\.$/, '')}`;
+    return `${path || '(body)'}: ${asClause(i.message)}`;
   });
   return shown.join('; ') + (issues.length > 5 ? ` (and ${issues.length - 5} more)` : '');
 }

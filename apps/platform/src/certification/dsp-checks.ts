@@ -17,6 +17,7 @@ import { resolve, toV1, toV2 } from '../menus/build.ts';
 import { problemsMessage, validateDspOrder } from '../orders/validate.ts';
 import type { Check, CheckRun } from './check.ts';
 import { askForWebhook, oauthChecks, webhookCheck, type WebhookAsk } from './shared-checks.ts';
+import { asClause } from '@stream/contracts/issue-sentences';
 
 /** What a DSP must pass: the calls the platform makes to it, the menu files, and its webhooks. */
 
@@ -217,9 +218,7 @@ export function dspChecks(opts: { menuV2?: boolean } = {}): Check[] {
         const { order } = body as { order: DspOrder };
         const checked = validateDspOrder(order, { receivedAtMs: Date.now(), defaultSource: 'example-dsp' });
         if (!checked.ok)
-          t.fail(
-            `The order breaks the order rules: ${problemsMessage(checked.problems).replace(/\.$/, '')}.`,
-          );
+          t.fail(`The order breaks the order rules: ${asClause(problemsMessage(checked.problems))}.`);
         t.state.orderId = order.id;
         t.state.orderIds = [order.id];
         const menuIds = t.state.menuIds;

@@ -13,6 +13,7 @@ import type { CertificationKind } from '@stream/contracts/certification';
 import { parseJson } from '../connectors/index.ts';
 import { acceptedAnswer, schemaProblem } from './answer.ts';
 import type { WebhookRefusal } from '../db/schema/certification.ts';
+import { asClause } from '@stream/contracts/issue-sentences';
 
 /**
  * Where a certification run takes what the partner sends it: the webhooks it is asked to send
@@ -42,7 +43,7 @@ export function schemaRefusal(kind: CertificationKind, body: unknown): WebhookRe
   return {
     status: 400,
     code: 'validation_failed',
-    reason: problem.message.replace(/\.$/, ''),
+    reason: asClause(problem.message),
     ...problem,
   };
 }
@@ -124,9 +125,7 @@ export function readWebhookBody(
     // Answered in production's words and details (`body.note: …`, a byte order mark named); the
     // check's clause says the same, but for a parser's own message, which says less than `notJson`.
     const own = err.code === 'invalid_json' && err.message.startsWith('The body is not valid JSON');
-    const reason = own
-      ? notJson
-      : `${err.message[0]!.toLowerCase()}${err.message.slice(1).replace(/\.$/, '')}`;
+    const reason = own ? notJson : `${err.message[0]!.toLowerCase()}${asClause(err.message.slice(1))}`;
     const { body, refused } = refuse(400, err.code, reason);
     return {
       body,

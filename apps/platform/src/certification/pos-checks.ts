@@ -23,6 +23,7 @@ import { normalizeCatalog } from '../menus/catalog.ts';
 import { orderableItem } from './catalog-item.ts';
 import type { Check, CheckRun } from './check.ts';
 import { askForWebhook, oauthChecks, webhookCheck } from './shared-checks.ts';
+import { asClause } from '@stream/contracts/issue-sentences';
 
 /** What a POS must pass: the calls the platform makes to it, then the webhooks it sends back. */
 
@@ -192,7 +193,7 @@ export function posChecks(): Check[] {
         // object it cannot read an error naming it, never the whole answer refused for one of them.
         const { catalog, problems } = normalizeCatalog(answer.json);
         const where = (p: (typeof problems)[number]) =>
-          `${p.kind}${p.id ? ` ${p.id}` : ''}${p.field ? ` (${p.field})` : ''}: ${p.message.replace(/\.$/, '')}`;
+          `${p.kind}${p.id ? ` ${p.id}` : ''}${p.field ? ` (${p.field})` : ''}: ${asClause(p.message)}`;
         for (const p of problems.filter((p) => p.severity === 'warning')) t.note(where(p));
         const errors = problems.filter((p) => p.severity === 'error');
         if (errors.length > 0) {

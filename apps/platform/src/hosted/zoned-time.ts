@@ -82,6 +82,8 @@ export function inPeriods(
   });
 }
 
+const DAY_MS = 86_400_000;
+
 /**
  * The instant a store's wall clock reads `minutes` past midnight on `date`, daylight saving time
  * included, read as Temporal's `compatible` disambiguation does: a time the clock reads twice (01:30
@@ -103,8 +105,6 @@ export function instantAt(date: string, minutes: number, timeZone: string): Date
   return new Date(read.length > 0 ? Math.min(...read) : wanted - before);
 }
 
-const DAY_MS = 86_400_000;
-
 /** The calendar date `days` after `date` (YYYY-MM-DD). */
 export const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

@@ -10,6 +10,7 @@ import { isHttpUrl } from '@stream/contracts/common';
 import { fieldPath } from '@stream/contracts/server/field-path';
 import { unstorableTextProblem } from '@stream/contracts/server/input';
 import { withoutNulls } from '../shared/without-nulls.ts';
+import { asClause } from '@stream/contracts/issue-sentences';
 
 /**
  * A POS catalog as received -> the catalog the menus are built from, as a pure function (spec
@@ -276,8 +277,6 @@ function dropMissingEntries(catalog: Catalog, problems: CatalogProblem[]) {
 
 const notHeld = (kind: CatalogKind, id: string) =>
   `It names ${kind} ${id}, which the catalog does not hold (never sent, or left out for a problem of its own)`;
-/** A message to go on with `; …`: without its closing full stop (`not 4.5.` -> `not 4.5`). */
-const sentence = (message: string) => message.replace(/\.$/, '');
 /** The error of an object left out for what it names. */
 const needs = (kind: CatalogKind, missingKind: CatalogKind, missingId: string) =>
   `${notHeld(missingKind, missingId)}; the ${kind} is left out until you add it or remove the reference.`;
@@ -393,7 +392,7 @@ function addObject(
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = fieldPath('', issue.path as (string | number)[]) || null;
-      const message = `${field ?? `${kind}[${index}]`}: ${sentence(issue.message)}; the ${kind} is left out.`;
+      const message = `${field ?? `${kind}[${index}]`}: ${asClause(issue.message)}; the ${kind} is left out.`;
       problems.push(problemOf('error', kind, raw, field, message));
     }
     return;
@@ -401,7 +400,7 @@ function addObject(
   const object = parsed.data as CatalogObjects[typeof kind];
   const unstorable = unstorableTextProblem(object, '');
   if (unstorable) {
-    const message = `${unstorable.path}: ${sentence(unstorable.message)}; the ${kind} is left out.`;
+    const message = `${unstorable.path}: ${asClause(unstorable.message)}; the ${kind} is left out.`;
     problems.push(problemOf('error', kind, raw, unstorable.path, message));
     return;
   }

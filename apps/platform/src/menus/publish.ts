@@ -31,6 +31,7 @@ import { menuFileUrl } from './files.ts';
 import { catalogAsSaid, replayLaterUpdates } from './object-updates.ts';
 import type { Catalog } from './catalog.ts';
 import type { MenuSettings } from './settings.ts';
+import { asClause } from '@stream/contracts/issue-sentences';
 
 /**
  * Publishing a location's menu to its DSP stores, as outbox jobs: `menus.ingest` pulls the catalog
@@ -177,7 +178,7 @@ export const menuIngest = defineDeadlineJobKind<z.infer<typeof IngestPayload>, v
       { job: job.id, location: job.payload.location_id, stores: stores.length, error: job.error },
       'menus: catalog pull given up; its stores keep their last menu',
     );
-    const reason = `The catalog could not be pulled from the POS (GET /stream-pos/v1/catalog, ${job.attempt} attempt(s)): ${job.error.replace(/\.$/, '')}. The store keeps its last menu; answer the pull with the catalog, then send location.catalog.updated or publish again.`;
+    const reason = `The catalog could not be pulled from the POS (GET /stream-pos/v1/catalog, ${job.attempt} attempt(s)): ${asClause(job.error)}. The store keeps its last menu; answer the pull with the catalog, then send location.catalog.updated or publish again.`;
     for (const store of stores)
       await recordMenuFailure(
         tx,

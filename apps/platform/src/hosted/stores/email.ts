@@ -9,7 +9,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { newId } from '../../db/ids.ts';
 import { storeEmails } from '../../db/schema/index.ts';
 import { ApiError } from '../../http/errors.ts';
-import { defineJobKind, PermanentJobError } from '../../jobs/kinds.ts';
+import { defineDeadlineJobKind, PermanentJobError } from '../../jobs/kinds.ts';
 import { enqueue } from '../../jobs/outbox.ts';
 
 /**
@@ -107,13 +107,12 @@ function transportOf(ctx: AppContext): Transporter {
 
 export const mailFolder = (ctx: AppContext) => ctx.config.mail?.mailDir ?? join(ctx.config.dataDir, 'mail');
 
-export const emailJob = defineJobKind<{ email_id: string }, { messageId: string }>({
+/** A message the server refuses for a while is retried for an hour, however many attempts that takes. */
+const EMAIL_DELIVERY = { deadlineMs: 60 * 60_000, backoff: { baseMs: 1_000, maxMs: 10 * 60_000 } };
+
+export const emailJob = defineDeadlineJobKind<{ email_id: string }, { messageId: string }>(EMAIL_DELIVERY, {
   kind: 'stores.email',
   payload: z.object({ email_id: z.string().min(1) }),
-  // The hour ends the retries, not a count: 10 attempts were spent in 4 to 9 minutes of backoff.
-  maxAttempts: 1_000,
-  deadlineMs: 60 * 60_000,
-  backoff: { baseMs: 1_000, maxMs: 10 * 60_000 },
   async handle(job, ctx) {
     const [row] = await ctx.db
       .update(storeEmails)

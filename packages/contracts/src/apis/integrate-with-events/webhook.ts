@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SentPhoneE164 } from '../../common.ts';
 import { defineOperation } from '../../operation.ts';
+import { sentPhoneCode } from '../../orders.ts';
 import { statusEnum } from '../../states/machine.ts';
 import { DELIVERY_STATES } from '../../states/delivery.ts';
 import { SIGNED_WEBHOOK_ERRORS } from '../partner/shared.ts';
@@ -38,14 +39,10 @@ export const ProviderDriver = z
 export type ProviderDriver = z.infer<typeof ProviderDriver>;
 
 /** A masking code as you send it: a whole number too (as a DSP may send it), kept as its decimal string. */
-const SENT_PHONE_CODE = z
-  .union([z.string().max(40), z.number().int().nonnegative()])
-  .transform(String)
-  .nullish()
-  .meta({
-    description:
-      'The code to dial after `number` when it is a relay: a string, or a whole number (kept as its decimal string); absent or null when none.',
-  });
+const SENT_PHONE_CODE = sentPhoneCode(z.string().max(40), z.number().int().nonnegative()).nullish().meta({
+  description:
+    'The code to dial after `number` when it is a relay: a string, or a whole number (kept as its decimal string); absent or null when none.',
+});
 
 /**
  * The driver as you send it: `phone.number` E.164, spaces, dashes, dots and parentheses taken out
